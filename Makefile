@@ -1,0 +1,57 @@
+# polotrainer: `make run` serves the app on SQLite; `make test` checks everything.
+# Both create or update .venv first and are quick the second time.
+
+PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 python3; do \
+	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null \
+	&& echo $$p && break; done)
+VENV := .venv
+PY := $(VENV)/bin/python
+DEV := DEBUG=1
+
+.PHONY: run test check lint messages makemessages content bench clean
+
+$(PY):
+	@test -n "$(PYTHON)" || { echo "polotrainer needs Python 3.12 or newer (python3.12 on PATH)"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.run: requirements.txt | $(PY)
+	$(PY) -m pip install --quiet -r requirements.txt
+	@touch $@
+
+$(VENV)/.dev: requirements.txt requirements-dev.txt | $(PY)
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	@touch $@ $(VENV)/.run
+
+messages: $(VENV)/.run
+	@$(PY) scripts/compile_messages.py
+
+run: $(VENV)/.run messages
+	$(DEV) $(PY) manage.py migrate --noinput
+	$(DEV) $(PY) manage.py content load
+	$(DEV) $(PY) manage.py runserver 127.0.0.1:8000
+
+lint: $(VENV)/.dev
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m mypy --strict polotrainer/rules
+
+test: $(VENV)/.dev messages lint
+	$(PY) -m pytest --cov=polotrainer/rules --cov-branch --cov-report=
+	$(PY) -m coverage report --include='polotrainer/rules/*' --show-missing --fail-under=100
+
+check: test
+
+# Refresh both catalogs from the code; English entries are filled with their msgid.
+makemessages: $(VENV)/.dev
+	$(DEV) $(PY) manage.py makemessages -l it -l en --ignore=.venv --ignore=staticfiles --no-obsolete
+	$(PY) scripts/fill_english.py
+
+content: $(VENV)/.run
+	$(DEV) $(PY) manage.py content check
+
+bench: $(VENV)/.dev
+	$(PY) benchmarks/engine.py
+
+clean:
+	rm -rf $(VENV) staticfiles artifacts .coverage

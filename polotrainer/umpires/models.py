@@ -1,0 +1,80 @@
+"""Umpires and their learning: profiles, every answer given, the review schedule."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Profile(models.Model):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    display_name = models.CharField(_("display name"), max_length=80, blank=True)
+    language = models.CharField(
+        _("preferred language"), max_length=2, choices=settings.LANGUAGES, default="it"
+    )
+
+    def __str__(self) -> str:
+        return self.display_name or self.user.get_username()
+
+
+class Mode(models.TextChoices):
+    PRACTICE = "practice", _("Practice")
+    REVIEW = "review", _("Review")
+    EXAM = "exam", _("Exam")
+    CLINIC = "clinic", _("Clinic")
+
+
+class Attempt(models.Model):
+    """One answer to one question of one variant (scenario slug + seed)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="attempts",
+    )
+    # A visitor without an account is known by a random id kept in their session; their
+    # attempts move to the account when they sign up or log in.
+    visitor = models.CharField(max_length=40, blank=True, db_index=True)
+    scenario = models.ForeignKey(
+        "scenarios.Scenario", on_delete=models.PROTECT, related_name="attempts"
+    )
+    seed = models.PositiveIntegerField()
+    question = models.CharField(max_length=60)
+    answer = models.JSONField()
+    correct = models.BooleanField()
+    time_taken_ms = models.PositiveIntegerField(null=True, blank=True)
+    mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.PRACTICE)
+    # The signed question's one-time id: a double click or a replayed form records one answer.
+    nonce = models.CharField(max_length=32, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.scenario_id}:{self.seed}:{self.question}"
+
+
+class ReviewCard(models.Model):
+    """The FSRS schedule of one scenario for one umpire."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="review_cards"
+    )
+    scenario = models.ForeignKey(
+        "scenarios.Scenario", on_delete=models.PROTECT, related_name="review_cards"
+    )
+    card = models.JSONField()
+    due = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "scenario"], name="one_card_per_scenario")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.scenario_id}"

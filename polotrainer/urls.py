@@ -1,0 +1,21 @@
+"""URLs: every page under a language prefix (/it/..., /en/...); health and i18n outside."""
+
+from django.conf.urls.i18n import i18n_patterns
+from django.urls import include, path
+
+from polotrainer import views
+
+urlpatterns = [
+    path("healthz", views.healthz, name="healthz"),
+    path("i18n/setlang/", views.set_language, name="set_language"),
+]
+
+urlpatterns += i18n_patterns(
+    path("", views.home, name="home"),
+    path("", include("scenarios.urls")),
+    path("", include("polotrainer.umpires.urls")),
+    prefix_default_language=True,
+)
+
+handler404 = "polotrainer.views.not_found"
+handler500 = "polotrainer.views.server_error"

@@ -1,0 +1,121 @@
+"""The rulebook and the scenarios, as loaded from the content files in scenarios/content/.
+
+The files are the source of truth; `manage.py content load` upserts them here by slug/ref so that
+attempts can refer to scenarios. Texts carry both languages side by side (`*_it`, `*_en`).
+"""
+
+from django.db import models
+
+from scenarios.localize import localize
+
+
+class Rule(models.Model):
+    number = models.PositiveSmallIntegerField(primary_key=True)
+    slug = models.SlugField(unique=True)
+    title_it = models.CharField(max_length=200)
+    title_en = models.CharField(max_length=200)
+    summary_it = models.TextField()
+    summary_en = models.TextField()
+    notice_it = models.TextField()
+    notice_en = models.TextField()
+
+    class Meta:
+        ordering = ["number"]
+
+    def __str__(self) -> str:
+        return f"Rule {self.number}"
+
+    @property
+    def title(self) -> str:
+        return localize(self, "title")
+
+    @property
+    def summary(self) -> str:
+        return localize(self, "summary")
+
+
+class Section(models.Model):
+    ref = models.CharField(max_length=40, unique=True)
+    rule = models.ForeignKey(Rule, on_delete=models.CASCADE, related_name="sections")
+    position = models.PositiveSmallIntegerField()
+    title_it = models.CharField(max_length=200)
+    title_en = models.CharField(max_length=200)
+    # [{"it": ..., "en": ...}], the worked-example cases [{"id", "title": {it, en}, "it", "en"}]
+    # and, for 37.2, the penalty-spot list: all exactly as in the content file.
+    paragraphs = models.JSONField(default=list)
+    cases = models.JSONField(default=list)
+    spots = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["rule", "position"]
+
+    def __str__(self) -> str:
+        return self.ref
+
+    @property
+    def title(self) -> str:
+        return localize(self, "title")
+
+
+class ScenarioQuerySet(models.QuerySet["Scenario"]):
+    def live(self) -> "ScenarioQuerySet":
+        return self.filter(retired=False)
+
+
+class Scenario(models.Model):
+    """A situation to rule on. No answer key: the engine computes it from `facts`."""
+
+    slug = models.SlugField(max_length=100, unique=True)
+    rule = models.ForeignKey(Rule, on_delete=models.PROTECT, related_name="scenarios")
+    section = models.ForeignKey(Section, on_delete=models.PROTECT, related_name="scenarios")
+    case_id = models.CharField(max_length=40, blank=True, db_index=True)
+    kind = models.CharField(max_length=40)
+    title_it = models.CharField(max_length=200)
+    title_en = models.CharField(max_length=200)
+    # Everything else of the content file's entry (situation texts, facts, params, questions,
+    # explanation, citations), kept as authored so variants render exactly what the file says.
+    data = models.JSONField()
+    source_file = models.CharField(max_length=200)
+    retired = models.BooleanField(default=False, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ScenarioQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["rule", "section__position", "slug"]
+
+    def __str__(self) -> str:
+        return self.slug
+
+    @property
+    def title(self) -> str:
+        return localize(self, "title")
+
+    @property
+    def is_parametric(self) -> bool:
+        return bool(self.data.get("params"))
+
+
+class GlossaryTerm(models.Model):
+    slug = models.SlugField(unique=True)
+    term_it = models.CharField(max_length=120)
+    term_en = models.CharField(max_length=120)
+    definition_it = models.TextField()
+    definition_en = models.TextField()
+    match_it = models.JSONField(default=list)
+    match_en = models.JSONField(default=list)
+    section_refs = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["term_en"]
+
+    def __str__(self) -> str:
+        return self.slug
+
+    @property
+    def term(self) -> str:
+        return localize(self, "term")
+
+    @property
+    def definition(self) -> str:
+        return localize(self, "definition")

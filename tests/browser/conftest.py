@@ -1,0 +1,66 @@
+"""Browser tests: Playwright drives Debian's chromium against the live test server.
+
+Skipped, with the reason, where no chromium is installed; CI installs it, so there they run.
+Every page visited is checked with axe-core (bundled by axe-playwright-python) and fails on a
+serious or critical violation; screenshots land in artifacts/screenshots/.
+"""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+PHONE = {"width": 360, "height": 780}
+DESKTOP = {"width": 1280, "height": 900}
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls the tests make around
+# it are still synchronous and safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.browser)
+            if not Path(CHROMIUM).exists():
+                item.add_marker(pytest.mark.skip(reason=f"no chromium at {CHROMIUM}"))
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--disable-quic",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    context = browser.new_context(viewport=DESKTOP, base_url=live_server.url)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url, is_mobile=True)
+    page = context.new_page()
+    yield page
+    context.close()

@@ -1,0 +1,32 @@
+"""What every browser test checks on a page: axe-core, width, a screenshot."""
+
+from pathlib import Path
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+
+
+def shoot(page, name: str) -> Path:
+    """Save a full-page screenshot as a test artifact."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def assert_accessible(page) -> None:
+    """Fail on any serious or critical axe-core violation on the current page."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    bad = [
+        f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v["impact"] in {"serious", "critical"}
+    ]
+    assert not bad, f"axe-core on {page.url}:\n" + "\n".join(bad)
+
+
+def assert_fits(page) -> None:
+    """Nothing scrolls sideways: the page is usable at the viewport's width."""
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"{page.url} is {overflow}px wider than the viewport"
