@@ -1,0 +1,597 @@
+"""Rule 21: when play stops, for how long, how it restarts; and fouls at the horn.
+
+>>> r = decide_stoppage(StoppageSituation(Incident.PLAYER_FALLS, possibly_injured=True))
+>>> r.stop.value, r.restart.value
+('immediately', 'not_stated')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .errors import Inconsistent, MissingFact, OutOfRange
+from .vocabulary import Reason, ReasonKey, because
+
+K = ReasonKey
+#: Rule 21.g: events up to this upper handicap level may allow five minutes for broken tack.
+LOW_GOAL_TACK_LIMIT = 6
+
+
+class Incident(StrEnum):
+    """What happened on the field."""
+
+    SAFETY = "safety"
+    FOUL = "foul"
+    DAMAGED_BALL = "damaged_ball"
+    INJURED_PLAYER = "injured_player"
+    PLAYER_UNABLE_TO_CONTINUE = "player_unable_to_continue"
+    PLAYER_FALLS = "player_falls"
+    MOUNT_INJURED = "mount_injured"
+    COURTESY_CHANGE = "courtesy_change"
+    MOUNT_FALLS = "mount_falls"
+    MOUNT_TIME_OUT = "mount_time_out"
+    MOUNT_CHANGED_DURING_PLAY = "mount_changed_during_play"
+    EXCUSED_MOUNT_RETURNED = "excused_mount_returned"
+    BROKEN_TACK = "broken_tack"
+    DAMAGED_EQUIPMENT = "damaged_equipment"
+    LOST_HELMET = "lost_helmet"
+    LODGED_BALL = "lodged_ball"
+    PERIOD_END = "period_end"
+    SUSPENSION = "suspension"
+    INADVERTENT_WHISTLE = "inadvertent_whistle"
+    DROPPED_MALLET = "dropped_mallet"
+
+
+class StopWhen(StrEnum):
+    """When the Umpire stops play."""
+
+    IMMEDIATELY = "immediately"
+    AT_NEUTRAL_PLAY = "at_neutral_play"
+    WHEN_BALL_OUT_OF_PLAY = "when_ball_out_of_play"
+    BALL_OUT_OR_NEUTRAL_PLAY = "ball_out_or_neutral_play"
+    UMPIRE_DISCRETION = "umpire_discretion"
+    AT_PERIOD_END = "at_period_end"
+    ALREADY_STOPPED = "already_stopped"
+    NOT_AT_ALL = "not_at_all"
+    NOT_STATED = "not_stated"
+
+
+class Restart(StrEnum):
+    """How play restarts."""
+
+    THROW_IN = "throw_in"
+    THROW_IN_TOWARD_BOARDS = "throw_in_toward_boards"
+    PENALTY = "penalty"
+    PENALTY_6 = "penalty_6"
+    AS_THE_CASE_MAY_BE = "as_the_case_may_be"
+    WHEN_MOUNT_OFF_FIELD = "when_mount_off_field"
+    BALL_DEAD_WHERE_LODGED = "ball_dead_where_lodged"
+    FAIR_PLAY_POSSESSION = "fair_play_possession"
+    PLAY_CONTINUES = "play_continues"
+    NOT_STATED = "not_stated"
+
+
+class MountChange(StrEnum):
+    """Who may change mounts."""
+
+    ALL_MAY_CHANGE = "all_may_change"
+    PLAYER_MAY_CHANGE = "player_may_change"
+    PLAYER_MUST_CHANGE = "player_must_change"
+    WITH_PERMISSION = "with_permission"
+    NO_ONE = "no_one"
+    NOT_STATED = "not_stated"
+
+
+class MountReturn(StrEnum):
+    """Whether the mount concerned may play again in the game."""
+
+    MAY_RETURN = "may_return"
+    MAY_NOT_RETURN = "may_not_return"
+    NOT_APPLICABLE = "not_applicable"
+
+
+class Announcement(StrEnum):
+    """What the Umpires announce."""
+
+    NONE = "none"
+    ALL_MAY_CHANGE = "all_may_change"
+    COURTESY_CHANGE_ONE_MINUTE = "courtesy_change_one_minute"
+
+
+class Signal(StrEnum):
+    """How the Umpire may signal a foul when play is already stopped (at his option)."""
+
+    WHISTLE_AGAIN = "whistle_again"
+    YELLOW_CARD = "yellow_card"
+    RED_CARD = "red_card"
+
+
+class Consequence(StrEnum):
+    """What follows from the incident."""
+
+    PENALTY = "penalty"
+    DELAY_PENALIZED = "delay_penalized"
+    FORFEITURE_MUST_BE_EXACTED = "forfeiture_must_be_exacted"
+    NO_PLAY_REST_OF_DAY = "no_play_rest_of_day"
+    NO_TIME_OUT_FOR_RECURRENCE = "no_time_out_for_recurrence"
+    PLAYER_MUST_LEAVE_FIELD = "player_must_leave_field"
+    LARGEST_PIECE_PLAYED = "largest_piece_played"
+
+
+_DEAD_BALL_SIGNALS = (Signal.WHISTLE_AGAIN, Signal.YELLOW_CARD, Signal.RED_CARD)
+
+
+@dataclass(frozen=True, slots=True)
+class StoppageSituation:
+    """An incident and the attributes its ruling depends on (the rest are ignored)."""
+
+    incident: Incident
+    #: safety: the ball struck another player, an opponent's mallet or another mount first.
+    touched_another_player: bool = False
+    #: foul: involves the safety of player or mount; tack: presents a danger; equipment: may
+    #: immediately interfere with play or endanger a player or mount.
+    dangerous: bool = False
+    #: foul: called when play is already stopped (a "dead ball foul").
+    play_already_stopped: bool = False
+    #: damaged ball: only minorly chipped or broken.
+    minor_damage: bool = False
+    #: injured player: rendered unconscious.
+    unconscious: bool = False
+    #: injured player: a recurrence of the same injury.
+    recurrence: bool = False
+    #: player unable to continue: he told the Umpire.
+    notified_umpire: bool = True
+    #: player falls: in the Umpire's opinion may be injured or in jeopardy of injury.
+    possibly_injured: bool = False
+    #: injured mount: the Umpires determine it is visibly injured or distressed.
+    visibly_injured: bool = False
+    #: courtesy change: determined and communicated to the teams before the game.
+    courtesy_declared: bool = True
+    #: courtesy change: one was already allowed this period.
+    courtesy_used_this_period: bool = False
+    #: mount falls: trotted out sound, no evidence of injury.
+    mount_sound: bool = True
+    #: mount time-out: the player elects to change mounts.
+    elects_to_change: bool = True
+    #: mount time-out: a teammate changed mounts before play resumed.
+    teammate_changed: bool = False
+    #: excused mount returned: detected during the game.
+    detected_during_game: bool = True
+    #: excused mount returned: conclusive evidence presented within 24 hours.
+    evidence_within_24_hours: bool = False
+    #: broken tack: the event's upper handicap level.
+    event_upper_handicap: int | None = None
+    #: broken tack: broken by contact with another horse.
+    broken_by_contact: bool = False
+    #: broken tack: the player asks to change horses rather than repair.
+    asks_to_change_mount: bool = False
+    #: broken tack: repaired, the player still rests.
+    repair_done: bool = False
+    #: broken tack: changed mounts during the time-out without permission.
+    changed_without_permission: bool = False
+    #: lodged ball: it can be dropped immediately.
+    can_be_dropped: bool = False
+    #: inadvertent whistle: Rule 22.h (Fair Play Possession) applies.
+    fair_play_possession: bool = False
+
+    def __post_init__(self) -> None:
+        if self.incident is Incident.BROKEN_TACK:
+            if self.event_upper_handicap is None:
+                raise MissingFact(
+                    "event_upper_handicap", "expected the event's upper handicap level for tack"
+                )
+            if not -8 <= self.event_upper_handicap <= 40:
+                raise OutOfRange("event_upper_handicap", "expected from -8 to 40 goals")
+
+
+@dataclass(frozen=True, slots=True)
+class StoppageRuling:
+    """When to stop, the time allowed, the restart, mounts, and the consequences."""
+
+    stop: StopWhen
+    reasons: tuple[Reason, ...]
+    advantage_may_be_played: bool = False
+    #: Minutes allowed (0: no time is granted).
+    minutes_allowed: int = 0
+    #: The Umpire decides the time (grants more, or up to the minutes given).
+    time_at_discretion: bool = False
+    restart: Restart = Restart.NOT_STATED
+    may_change_mounts: MountChange = MountChange.NOT_STATED
+    mount_may_return: MountReturn = MountReturn.NOT_APPLICABLE
+    announcement: Announcement = Announcement.NONE
+    signals: tuple[Signal, ...] = ()
+    consequences: tuple[Consequence, ...] = ()
+
+
+R = StoppageRuling
+
+
+def decide_stoppage(s: StoppageSituation) -> StoppageRuling:
+    """Rule 21 for one incident.
+
+    >>> r = decide_stoppage(StoppageSituation(Incident.INJURED_PLAYER))
+    >>> r.stop.value, r.minutes_allowed, r.time_at_discretion
+    ('immediately', 10, True)
+    """
+    return _DECIDERS[s.incident](s)
+
+
+def _safety(s: StoppageSituation) -> R:
+    if s.touched_another_player:
+        return R(StopWhen.IMMEDIATELY, because(K.SAFETY_NOT_IF_TOUCHED_OTHER))
+    return R(StopWhen.IMMEDIATELY, because(K.SAFETY_PENALTY_6), restart=Restart.PENALTY_6)
+
+
+def _foul(s: StoppageSituation) -> R:
+    if s.play_already_stopped:
+        return R(
+            StopWhen.ALREADY_STOPPED,
+            because(K.FOUL_WHEN_STOPPED_SIGNAL),
+            restart=Restart.PENALTY,
+            signals=_DEAD_BALL_SIGNALS,
+            consequences=(Consequence.PENALTY,),
+        )
+    if s.dangerous:
+        return R(
+            StopWhen.IMMEDIATELY,
+            because(K.FOUL_MAY_STOP, K.FOUL_DANGEROUS_AT_ONCE),
+            restart=Restart.PENALTY,
+            consequences=(Consequence.PENALTY,),
+        )
+    return R(
+        StopWhen.UMPIRE_DISCRETION,
+        because(K.FOUL_MAY_STOP, K.FOUL_ADVANTAGE, K.FOUL_MECHANICS_DISCRETION),
+        advantage_may_be_played=True,
+        restart=Restart.PENALTY,
+        consequences=(Consequence.PENALTY,),
+    )
+
+
+def _damaged_ball(s: StoppageSituation) -> R:
+    if s.minor_damage:
+        return R(
+            StopWhen.AT_NEUTRAL_PLAY,
+            because(K.BALL_MINOR_WAIT_NEUTRAL),
+            consequences=(Consequence.LARGEST_PIECE_PLAYED,),
+        )
+    return R(StopWhen.IMMEDIATELY, because(K.BALL_UNPLAYABLE_STOP))
+
+
+def _injured_player(s: StoppageSituation) -> R:
+    if s.recurrence:
+        return R(
+            StopWhen.NOT_AT_ALL,
+            because(K.INJURY_NO_TIMEOUT_FOR_RECURRENCE),
+            restart=Restart.PLAY_CONTINUES,
+            consequences=(Consequence.NO_TIME_OUT_FOR_RECURRENCE,),
+        )
+    if s.unconscious:
+        keys: tuple[ReasonKey, ...] = (K.INJURY_TEN_MINUTES, K.INJURY_UNCONSCIOUS_NO_PLAY_TODAY)
+        consequences: tuple[Consequence, ...] = (Consequence.NO_PLAY_REST_OF_DAY,)
+    else:
+        keys = (K.INJURY_TEN_MINUTES,)
+        consequences = ()
+    return R(
+        StopWhen.IMMEDIATELY,
+        because(*keys),
+        minutes_allowed=10,
+        time_at_discretion=True,
+        consequences=consequences,
+    )
+
+
+def _unable_to_continue(s: StoppageSituation) -> R:
+    if not s.notified_umpire:
+        return R(
+            StopWhen.NOT_AT_ALL, because(K.UNABLE_QUITS_NO_TIMEOUT), restart=Restart.PLAY_CONTINUES
+        )
+    return R(
+        StopWhen.IMMEDIATELY,
+        because(K.UNABLE_ASSUME_INJURED, K.INJURY_TEN_MINUTES),
+        minutes_allowed=10,
+        time_at_discretion=True,
+    )
+
+
+def _player_falls(s: StoppageSituation) -> R:
+    if s.possibly_injured:
+        return R(StopWhen.IMMEDIATELY, because(K.FALL_POSSIBLY_INJURED_STOP_NOW))
+    return R(StopWhen.AT_NEUTRAL_PLAY, because(K.FALL_STOP_AT_NEUTRAL))
+
+
+def _mount_injured(s: StoppageSituation) -> R:
+    if s.visibly_injured:
+        return R(
+            StopWhen.IMMEDIATELY,
+            because(
+                K.MOUNT_INJURED_STOP_NOW,
+                K.MOUNT_VISIBLY_INJURED_ALL_MAY_CHANGE,
+                K.EXCUSED_MOUNT_MAY_NOT_PLAY,
+            ),
+            restart=Restart.THROW_IN,
+            may_change_mounts=MountChange.ALL_MAY_CHANGE,
+            mount_may_return=MountReturn.MAY_NOT_RETURN,
+            announcement=Announcement.ALL_MAY_CHANGE,
+            consequences=(Consequence.DELAY_PENALIZED,),
+        )
+    return R(
+        StopWhen.IMMEDIATELY,
+        because(
+            K.MOUNT_INJURED_STOP_NOW,
+            K.MOUNT_NOT_VISIBLY_INJURED_PLAYER_CHANGES,
+            K.EXCUSED_MOUNT_MAY_NOT_PLAY,
+        ),
+        restart=Restart.WHEN_MOUNT_OFF_FIELD,
+        may_change_mounts=MountChange.PLAYER_MUST_CHANGE,
+        mount_may_return=MountReturn.MAY_NOT_RETURN,
+    )
+
+
+def _courtesy_change(s: StoppageSituation) -> R:
+    if not s.courtesy_declared or s.courtesy_used_this_period:
+        return R(
+            StopWhen.NOT_AT_ALL,
+            because(K.COURTESY_CHANGE_NOT_AVAILABLE),
+            restart=Restart.PLAY_CONTINUES,
+            may_change_mounts=MountChange.NO_ONE,
+        )
+    return R(
+        StopWhen.BALL_OUT_OR_NEUTRAL_PLAY,
+        because(K.COURTESY_CHANGE_ONE_MINUTE),
+        minutes_allowed=1,
+        restart=Restart.AS_THE_CASE_MAY_BE,
+        may_change_mounts=MountChange.ALL_MAY_CHANGE,
+        announcement=Announcement.COURTESY_CHANGE_ONE_MINUTE,
+        consequences=(Consequence.DELAY_PENALIZED,),
+    )
+
+
+def _mount_falls(s: StoppageSituation) -> R:
+    if s.mount_sound:
+        return R(
+            StopWhen.IMMEDIATELY,
+            because(
+                K.MOUNT_FALL_STOP_NOW,
+                K.MOUNT_FALL_SOUND_MAY_REMOUNT,
+                K.MOUNT_FALL_CHANGE_MAY_RETURN,
+            ),
+            may_change_mounts=MountChange.PLAYER_MAY_CHANGE,
+            mount_may_return=MountReturn.MAY_RETURN,
+        )
+    return R(
+        StopWhen.IMMEDIATELY,
+        because(
+            K.MOUNT_FALL_STOP_NOW, K.MOUNT_FALL_UNSOUND_MUST_CHANGE, K.EXCUSED_MOUNT_MAY_NOT_PLAY
+        ),
+        restart=Restart.THROW_IN,
+        may_change_mounts=MountChange.PLAYER_MUST_CHANGE,
+        mount_may_return=MountReturn.MAY_NOT_RETURN,
+        consequences=(Consequence.DELAY_PENALIZED,),
+    )
+
+
+def _mount_time_out(s: StoppageSituation) -> R:
+    keys = [K.MOUNT_TIMEOUT_FIVE_MINUTES]
+    if s.elects_to_change:
+        keys.append(K.MOUNT_TIMEOUT_CHANGE_EXTENDS)
+        returns = MountReturn.MAY_NOT_RETURN
+    else:
+        keys.append(K.MOUNT_TIMEOUT_SOUND_REMOUNTS)
+        returns = MountReturn.NOT_APPLICABLE
+    restart = Restart.NOT_STATED
+    consequences: tuple[Consequence, ...] = ()
+    if s.teammate_changed:
+        keys.append(K.MOUNT_TIMEOUT_TEAMMATE_CHANGED)
+        restart = Restart.PENALTY
+        consequences = (Consequence.PENALTY,)
+    return R(
+        StopWhen.UMPIRE_DISCRETION,
+        because(*keys),
+        minutes_allowed=5,
+        restart=restart,
+        may_change_mounts=MountChange.PLAYER_MAY_CHANGE,
+        mount_may_return=returns,
+        consequences=consequences,
+    )
+
+
+def _mount_changed_during_play(s: StoppageSituation) -> R:
+    return R(
+        StopWhen.NOT_AT_ALL,
+        because(K.MOUNT_CHANGED_IN_PLAY_MAY_RETURN),
+        restart=Restart.PLAY_CONTINUES,
+        mount_may_return=MountReturn.MAY_RETURN,
+    )
+
+
+def _excused_mount_returned(s: StoppageSituation) -> R:
+    if s.detected_during_game or s.evidence_within_24_hours:
+        return R(
+            StopWhen.NOT_STATED,
+            because(K.EXCUSED_MOUNT_RETURNED_FORFEIT),
+            mount_may_return=MountReturn.MAY_NOT_RETURN,
+            consequences=(Consequence.FORFEITURE_MUST_BE_EXACTED,),
+        )
+    return R(
+        StopWhen.NOT_STATED,
+        because(K.EXCUSED_MOUNT_NO_EVIDENCE),
+        mount_may_return=MountReturn.MAY_NOT_RETURN,
+    )
+
+
+def _broken_tack(s: StoppageSituation) -> R:
+    if s.changed_without_permission:
+        return R(
+            StopWhen.ALREADY_STOPPED,
+            because(K.TACK_CHANGED_WITHOUT_PERMISSION, K.FOUL_WHEN_STOPPED_SIGNAL),
+            restart=Restart.PENALTY,
+            signals=_DEAD_BALL_SIGNALS,
+            consequences=(Consequence.PENALTY,),
+        )
+    keys = [K.TACK_DANGEROUS_STOP_NOW if s.dangerous else K.TACK_NOT_DANGEROUS_WAIT_BALL_OUT]
+    stop = StopWhen.IMMEDIATELY if s.dangerous else StopWhen.WHEN_BALL_OUT_OF_PLAY
+    consequences: tuple[Consequence, ...] = ()
+    assert s.event_upper_handicap is not None
+    if s.event_upper_handicap <= LOW_GOAL_TACK_LIMIT:
+        keys.append(K.TACK_LOW_GOAL_FIVE_MINUTES)
+        minutes, discretion, change = 5, True, MountChange.PLAYER_MAY_CHANGE
+    else:
+        consequences = (Consequence.PLAYER_MUST_LEAVE_FIELD,)
+        discretion, change = False, MountChange.NOT_STATED
+        if s.broken_by_contact:
+            keys.append(K.TACK_CONTACT_FIVE_MINUTES)
+            minutes = 5
+        else:
+            keys.append(K.TACK_LEAVE_FIELD)
+            minutes = 0
+    if s.asks_to_change_mount:
+        keys.append(K.TACK_CHANGE_IF_QUICKER)
+        change = MountChange.WITH_PERMISSION
+    if s.repair_done:
+        keys.append(K.TACK_CALL_LINEUP)
+    keys.append(K.TACK_RESTART_THROW_IN)
+    return R(
+        stop,
+        because(*keys),
+        minutes_allowed=minutes,
+        time_at_discretion=discretion,
+        restart=Restart.THROW_IN,
+        may_change_mounts=change,
+        consequences=consequences,
+    )
+
+
+def _damaged_equipment(s: StoppageSituation) -> R:
+    if s.dangerous:
+        return R(StopWhen.IMMEDIATELY, because(K.EQUIPMENT_STOP_NOW))
+    return R(StopWhen.AT_NEUTRAL_PLAY, because(K.EQUIPMENT_WAIT_NEUTRAL))
+
+
+def _lost_helmet(s: StoppageSituation) -> R:
+    return R(StopWhen.AT_NEUTRAL_PLAY, because(K.HELMET_STOP_AT_NEUTRAL))
+
+
+def _lodged_ball(s: StoppageSituation) -> R:
+    if s.can_be_dropped:
+        return R(
+            StopWhen.NOT_AT_ALL,
+            because(K.LODGED_BALL_DROPPED_PLAY_ON),
+            restart=Restart.PLAY_CONTINUES,
+        )
+    return R(
+        StopWhen.IMMEDIATELY,
+        because(K.LODGED_BALL_DEAD_WHERE_LODGED),
+        restart=Restart.BALL_DEAD_WHERE_LODGED,
+    )
+
+
+def _period_end(s: StoppageSituation) -> R:
+    return R(StopWhen.AT_PERIOD_END, because(K.PERIOD_END_STOP))
+
+
+def _suspension(s: StoppageSituation) -> R:
+    return R(StopWhen.UMPIRE_DISCRETION, because(K.SUSPENSION_DISCRETION))
+
+
+def _inadvertent_whistle(s: StoppageSituation) -> R:
+    if s.fair_play_possession:
+        return R(
+            StopWhen.ALREADY_STOPPED,
+            because(K.INADVERTENT_WHISTLE_FAIR_PLAY),
+            restart=Restart.FAIR_PLAY_POSSESSION,
+        )
+    return R(
+        StopWhen.ALREADY_STOPPED,
+        because(K.INADVERTENT_WHISTLE_THROW_IN),
+        restart=Restart.THROW_IN_TOWARD_BOARDS,
+    )
+
+
+def _dropped_mallet(s: StoppageSituation) -> R:
+    return R(StopWhen.NOT_AT_ALL, because(K.DROPPED_MALLET_NO_TIME), restart=Restart.PLAY_CONTINUES)
+
+
+_DECIDERS = {
+    Incident.SAFETY: _safety,
+    Incident.FOUL: _foul,
+    Incident.DAMAGED_BALL: _damaged_ball,
+    Incident.INJURED_PLAYER: _injured_player,
+    Incident.PLAYER_UNABLE_TO_CONTINUE: _unable_to_continue,
+    Incident.PLAYER_FALLS: _player_falls,
+    Incident.MOUNT_INJURED: _mount_injured,
+    Incident.COURTESY_CHANGE: _courtesy_change,
+    Incident.MOUNT_FALLS: _mount_falls,
+    Incident.MOUNT_TIME_OUT: _mount_time_out,
+    Incident.MOUNT_CHANGED_DURING_PLAY: _mount_changed_during_play,
+    Incident.EXCUSED_MOUNT_RETURNED: _excused_mount_returned,
+    Incident.BROKEN_TACK: _broken_tack,
+    Incident.DAMAGED_EQUIPMENT: _damaged_equipment,
+    Incident.LOST_HELMET: _lost_helmet,
+    Incident.LODGED_BALL: _lodged_ball,
+    Incident.PERIOD_END: _period_end,
+    Incident.SUSPENSION: _suspension,
+    Incident.INADVERTENT_WHISTLE: _inadvertent_whistle,
+    Incident.DROPPED_MALLET: _dropped_mallet,
+}
+
+
+# --- fouls at the horn --------------------------------------------------------------------------
+
+
+class HornTiming(StrEnum):
+    """When the foul happened relative to the horn ending a period."""
+
+    BEFORE_HORN = "before_horn"
+    AT_OR_SLIGHTLY_AFTER_HORN = "at_or_slightly_after_horn"
+    UNSPORTSMANLIKE_BETWEEN_PERIODS = "unsportsmanlike_between_periods"
+
+
+class Execution(StrEnum):
+    """When the penalty is executed."""
+
+    AT_ONCE = "at_once"
+    START_OF_NEXT_PERIOD = "start_of_next_period"
+    FIVE_SECONDS_ON_CLOCK = "five_seconds_on_clock"
+
+
+@dataclass(frozen=True, slots=True)
+class FoulAtHornSituation:
+    """A foul near the horn, and whether the period is the final regulation period."""
+
+    timing: HornTiming
+    final_period: bool = False
+
+    def __post_init__(self) -> None:
+        if self.final_period and self.timing is HornTiming.UNSPORTSMANLIKE_BETWEEN_PERIODS:
+            raise Inconsistent("final_period", "expected a period that another period follows")
+
+
+@dataclass(frozen=True, slots=True)
+class FoulAtHornRuling:
+    """When and how the penalty is executed."""
+
+    execution: Execution
+    seconds_put_on_clock: int
+    reasons: tuple[Reason, ...]
+
+
+def decide_foul_at_horn(s: FoulAtHornSituation) -> FoulAtHornRuling:
+    """Rule 21 (discussion) on fouls at or slightly after the horn.
+
+    >>> s = FoulAtHornSituation(HornTiming.AT_OR_SLIGHTLY_AFTER_HORN, final_period=True)
+    >>> r = decide_foul_at_horn(s)
+    >>> r.execution.value, r.seconds_put_on_clock
+    ('five_seconds_on_clock', 5)
+    """
+    if s.timing is HornTiming.BEFORE_HORN:
+        return FoulAtHornRuling(Execution.AT_ONCE, 0, because(K.FOUL_BEFORE_HORN))
+    if s.timing is HornTiming.UNSPORTSMANLIKE_BETWEEN_PERIODS:
+        return FoulAtHornRuling(
+            Execution.START_OF_NEXT_PERIOD, 0, because(K.UNSPORTSMANLIKE_BETWEEN_PERIODS)
+        )
+    if s.final_period:
+        return FoulAtHornRuling(
+            Execution.FIVE_SECONDS_ON_CLOCK, 5, because(K.HORN_FOUL_FIVE_SECONDS)
+        )
+    return FoulAtHornRuling(Execution.START_OF_NEXT_PERIOD, 0, because(K.HORN_FOUL_NEXT_PERIOD))
