@@ -1,11 +1,16 @@
 from django.urls import path
 
-from scenarios import views
+from scenarios.views import practice, rulebook
 
 app_name = "scenarios"
 
 urlpatterns = [
-    path("rules/", views.rules, name="rules"),
-    path("practice/", views.practice, name="practice"),
-    path("glossary/", views.glossary, name="glossary"),
+    path("rules/", rulebook.rules, name="rules"),
+    path("rules/<int:number>/", rulebook.rule, name="rule"),
+    path("rules/section/<str:ref>/", rulebook.section, name="section"),
+    path("glossary/", rulebook.glossary, name="glossary"),
+    path("practice/", practice.start, name="practice"),
+    path("practice/next/", practice.next_question, name="next"),
+    path("practice/<slug:slug>/<int:seed>/", practice.question, name="question"),
+    path("practice/<slug:slug>/<int:seed>/answer/", practice.answer, name="answer"),
 ]

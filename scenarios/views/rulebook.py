@@ -1,4 +1,4 @@
-"""Rulebook reader and practice views (filled in by the content and practice issues)."""
+"""The rulebook reader: rules, sections, the glossary."""
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -14,8 +14,14 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def practice(request: HttpRequest) -> HttpResponse:
-    """Start practice."""
+def rule(request: HttpRequest, number: int) -> HttpResponse:
+    """One rule, every section."""
+    return render(request, "scenarios/rules.html", {"rules": Rule.objects.all()})
+
+
+@require_GET
+def section(request: HttpRequest, ref: str) -> HttpResponse:
+    """One section."""
     return render(request, "scenarios/rules.html", {"rules": Rule.objects.all()})
 
 

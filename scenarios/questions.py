@@ -1,0 +1,176 @@
+"""Questions: what a scenario asks, built from the engine's schema, and how answers are checked.
+
+A question names a ruling field (`ask`); its kind follows from the field's type in the engine's
+schema, and its right answer is whatever the engine rules for the variant. Nothing here decides
+polo: it only compares the trainee's answer with the engine's.
+"""
+
+import math
+import typing
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+from typing import Any
+
+from polotrainer.rules import KINDS, describe
+from scenarios.vocabulary import enum_label, player_label
+
+QUESTION_TYPES = {
+    "enum": "choice",
+    "enums": "multi",
+    "bool": "bool",
+    "int": "number",
+    "number": "number",
+    "ids": "players",
+    "point": "place",
+}
+DEFAULT_TOLERANCE = {"place": 2.0, "number": 0.0}
+
+
+class AnswerError(ValueError):
+    """The answer is not of the question's kind; `code` says how, for tests and messages."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Option:
+    value: str
+    label: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    ask: str
+    type: str
+    prompt: Mapping[str, str]
+    options: Sequence[Option]
+    tolerance: float
+
+    def right_answer(self, ruling: Mapping[str, Any]) -> Any:
+        value = ruling[self.ask]
+        if self.type in {"multi", "players"}:
+            return sorted(value)
+        return value
+
+    def parse(self, raw: Sequence[str], bounds: tuple[float, float] | None = None) -> Any:
+        """The answer from form values (a list of strings); AnswerError if it is not one."""
+        values = [v.strip() for v in raw if v.strip()]
+        allowed = {option.value for option in self.options}
+        match self.type:
+            case "choice" | "bool":
+                if len(values) != 1:
+                    raise AnswerError("missing")
+                if values[0] not in allowed:
+                    raise AnswerError("unknown_option")
+                return values[0] == "true" if self.type == "bool" else values[0]
+            case "multi" | "players":
+                if any(v not in allowed for v in values):
+                    code = "unknown_player" if self.type == "players" else "unknown_option"
+                    raise AnswerError(code)
+                return sorted(set(values))
+            case "number":
+                if len(values) != 1:
+                    raise AnswerError("missing")
+                try:
+                    number = float(values[0].replace(",", "."))
+                except ValueError:
+                    raise AnswerError("not_a_number") from None
+                if not math.isfinite(number) or abs(number) > 10_000:
+                    raise AnswerError("not_a_number")
+                return int(number) if number.is_integer() else number
+            case "place":
+                if len(values) != 2:
+                    raise AnswerError("missing")
+                try:
+                    x, y = (float(v.replace(",", ".")) for v in values)
+                except ValueError:
+                    raise AnswerError("not_a_number") from None
+                if not (math.isfinite(x) and math.isfinite(y)):
+                    raise AnswerError("not_a_number")
+                if bounds and (abs(x) > bounds[0] or abs(y) > bounds[1]):
+                    raise AnswerError("off_field")
+                return {"x": x, "y": y}
+        raise AnswerError("unknown_question")  # pragma: no cover
+
+    def is_correct(self, answer: Any, right: Any) -> bool:
+        if self.type == "place":
+            return math.dist((answer["x"], answer["y"]), (right["x"], right["y"])) <= self.tolerance
+        if self.type == "number":
+            return abs(float(answer) - float(right)) <= self.tolerance
+        return bool(answer == right)
+
+
+def build_questions(kind: str, data: Mapping[str, Any], facts: Mapping[str, Any]) -> list[Question]:
+    """The questions of a scenario's entry, for one variant's facts (players come from them)."""
+    ruling_schema = describe(kind)["ruling"]
+    questions = []
+    for entry in data.get("question", []):
+        field = entry["ask"]
+        qtype = QUESTION_TYPES[ruling_schema[field]["type"]]
+        questions.append(
+            Question(
+                id=entry["id"],
+                ask=field,
+                type=qtype,
+                prompt=entry["prompt"],
+                options=_options(kind, field, qtype, entry, ruling_schema[field], facts),
+                tolerance=float(entry.get("tolerance", DEFAULT_TOLERANCE.get(qtype, 0.0))),
+            )
+        )
+    return questions
+
+
+def _options(
+    kind: str,
+    field: str,
+    qtype: str,
+    entry: Mapping[str, Any],
+    schema: Mapping[str, Any],
+    facts: Mapping[str, Any],
+) -> list[Option]:
+    if qtype in {"choice", "multi"}:
+        enum_name = ruling_enum(kind, field)
+        values = entry.get("options") or schema["choices"]
+        return [Option(v, enum_label(enum_name, v)) for v in values]
+    if qtype == "bool":
+        return [
+            Option("true", {"it": "Sì", "en": "Yes"}),
+            Option("false", {"it": "No", "en": "No"}),
+        ]
+    if qtype == "players":
+        return [Option(p["id"], player_label(p)) for p in players_in(facts)]
+    return []
+
+
+@cache
+def ruling_enum(kind: str, field: str) -> str:
+    """The name of the enum a ruling field holds (for its labels in vocabulary.toml)."""
+    hint = typing.get_type_hints(KINDS[kind].ruling)[field]
+    if typing.get_origin(hint) is tuple:
+        hint = typing.get_args(hint)[0]
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return hint.__name__
+    raise KeyError(f"{kind}.{field} is not an enum field")
+
+
+def players_in(facts: Any) -> list[Mapping[str, Any]]:
+    """Every player object (a mapping with an `id`) in the facts, in order, once each."""
+    found: dict[str, Mapping[str, Any]] = {}
+
+    def walk(node: Any) -> None:
+        if isinstance(node, Mapping):
+            if isinstance(node.get("id"), str):
+                found.setdefault(node["id"], node)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list | tuple):
+            for item in node:
+                walk(item)
+
+    walk(facts)
+    return list(found.values())

@@ -1,0 +1,1 @@
+"""The scenarios app's screens: the rulebook reader and the practice quiz."""
