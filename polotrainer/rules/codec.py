@@ -56,7 +56,7 @@ def parse[T](cls: type[T], raw: object, path: str = "") -> T:
     for name in raw:
         if name not in known:
             raise UnknownFact(
-                _join(path, str(name)), f"expected one of: {', '.join(sorted(known))}"
+                _join(path, str(name) or '""'), f"expected one of: {', '.join(sorted(known))}"
             )
     values: dict[str, object] = {}
     for name, tp, default in fields_of(cls):

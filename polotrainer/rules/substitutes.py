@@ -154,9 +154,13 @@ def decide_substitution(s: SubstitutionSituation) -> SubstitutionRuling:
     leaving = sum(p.handicap for p in s.team if p.id in s.outgoing)
     if not s.incoming:
         return SubstitutionRuling(
-            SubDecision.PLAY_ON_SHORTHANDED, now - leaving, counted, 0, False,
+            SubDecision.PLAY_ON_SHORTHANDED,
+            now - leaving,
+            counted,
+            0,
+            False,
             because(K.PLAY_ON_WITH_THREE),
-        )  # fmt: skip
+        )
     after = now - leaving + sum(p.handicap for p in s.incoming)
     refused = _refusal(s, after)
     if refused is not None:
