@@ -53,10 +53,18 @@ class Attempt(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["user", "-created_at"])]
+        indexes = [
+            models.Index(fields=["user", "-created_at"]),
+            # Mastery reads each scenario's latest answers of one umpire.
+            models.Index(fields=["user", "scenario", "-created_at"], name="attempt_user_scenario"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.scenario_id}:{self.seed}:{self.question}"
+
+    @property
+    def seconds(self) -> float | None:
+        return None if self.time_taken_ms is None else self.time_taken_ms / 1000
 
 
 class ReviewCard(models.Model):
@@ -70,6 +78,12 @@ class ReviewCard(models.Model):
     )
     card = models.JSONField()
     due = models.DateTimeField(db_index=True)
+    # One variant is rated once, however many questions it asks: the seed it was rated on, the
+    # rating given and the card as it was before, so a later wrong answer to the same variant
+    # turns its Good into Again instead of counting as a second review.
+    variant_seed = models.PositiveIntegerField(null=True, blank=True)
+    variant_rating = models.PositiveSmallIntegerField(null=True, blank=True)
+    card_before = models.JSONField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -1,0 +1,84 @@
+"""Recording answers: the one place the practice views write an umpire's history."""
+
+import secrets
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest
+
+from polotrainer.umpires import review
+from polotrainer.umpires.models import Attempt, Mode
+
+VISITOR_KEY = "visitor"
+
+
+def visitor_id(request: HttpRequest) -> str:
+    """The random id of this browser's visitor, created on first use and kept in the session."""
+    visitor = request.session.get(VISITOR_KEY)
+    if not visitor:
+        visitor = secrets.token_hex(16)
+        request.session[VISITOR_KEY] = visitor
+    return str(visitor)
+
+
+def record_answer(
+    request: HttpRequest,
+    *,
+    scenario_id: int,
+    seed: int,
+    question: str,
+    answer: object,
+    correct: bool,
+    time_taken_ms: int | None,
+    mode: str = Mode.PRACTICE,
+    nonce: str,
+) -> Attempt | None:
+    """Record one answer; None when this question (nonce) was already answered."""
+    user = request.user if request.user.is_authenticated else None
+    try:
+        with transaction.atomic():
+            attempt = Attempt.objects.create(
+                user=user,
+                visitor="" if user else visitor_id(request),
+                scenario_id=scenario_id,
+                seed=seed,
+                question=question,
+                answer=answer,
+                correct=correct,
+                time_taken_ms=time_taken_ms,
+                mode=mode,
+                nonce=nonce,
+            )
+    except IntegrityError:
+        return None
+    after_answer(attempt)
+    return attempt
+
+
+def after_answer(attempt: Attempt) -> None:
+    """Update what depends on a new answer (the review schedule)."""
+    if attempt.user_id is not None:
+        review.rate(attempt)
+
+
+def adopt_visitor_attempts(user: AbstractBaseUser, visitor: str | None) -> int:
+    """Move what this browser's visitor answered into the account; how many answers moved.
+
+    Called with the visitor id read *before* login(), which rotates the session.
+    """
+    if not visitor:
+        return 0
+    with transaction.atomic():
+        attempts = list(
+            Attempt.objects.select_for_update()
+            .filter(user=None, visitor=visitor)
+            .order_by("created_at", "pk")
+        )
+        for attempt in attempts:
+            attempt.user = user  # type: ignore[assignment]
+            attempt.visitor = ""
+        Attempt.objects.bulk_update(attempts, ["user", "visitor"])
+    # The review schedule learns from them in the order they were given.
+    for attempt in attempts:
+        review.rate(attempt)
+    return len(attempts)
