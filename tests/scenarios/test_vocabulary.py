@@ -1,0 +1,66 @@
+"""vocabulary.toml names, in it and en, every enum value and reason key the engine can produce."""
+
+import dataclasses
+import tomllib
+import types
+import typing
+from enum import Enum
+from pathlib import Path
+
+from polotrainer.rules import KINDS, ReasonKey
+
+VOCABULARY = Path(__file__).resolve().parents[2] / "scenarios" / "content" / "vocabulary.toml"
+
+
+def _enums(tp: object, found: set[type[Enum]]) -> None:
+    if isinstance(tp, types.UnionType) or typing.get_origin(tp) is tuple:
+        for arg in typing.get_args(tp):
+            _enums(arg, found)
+    elif isinstance(tp, type) and issubclass(tp, Enum):
+        found.add(tp)
+    elif isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        for hint in typing.get_type_hints(tp).values():
+            _enums(hint, found)
+
+
+def enums_of(attribute: str) -> set[type[Enum]]:
+    found: set[type[Enum]] = set()
+    for kind in KINDS.values():
+        _enums(getattr(kind, attribute), found)
+    found.discard(ReasonKey)
+    return found
+
+
+def labels() -> dict[str, dict[str, dict[str, str]]]:
+    with VOCABULARY.open("rb") as handle:
+        return tomllib.load(handle)
+
+
+def test_every_ruling_enum_value_has_italian_and_english() -> None:
+    enum_labels = labels()["enum"]
+    for enum in enums_of("ruling"):
+        for member in enum:
+            entry = enum_labels.get(enum.__name__, {}).get(member.value, {})
+            assert entry.get("it", "").strip(), f"{enum.__name__}.{member.value}: no it"
+            assert entry.get("en", "").strip(), f"{enum.__name__}.{member.value}: no en"
+
+
+def test_every_reason_key_has_a_whole_sentence_in_italian_and_english() -> None:
+    reasons = labels()["reason"]
+    assert set(reasons) == {key.value for key in ReasonKey}
+    for key, entry in reasons.items():
+        assert set(entry) == {"it", "en"}, key
+        for lang in ("it", "en"):
+            text = entry[lang].strip()
+            assert text[:1].isupper() and text.endswith("."), f"{key}.{lang}: {text!r}"
+
+
+def test_the_file_has_no_keys_the_engine_does_not_know() -> None:
+    known = {e.__name__: {m.value for m in e} for e in enums_of("ruling") | enums_of("situation")}
+    for name, values in labels()["enum"].items():
+        assert name in known, f"unknown enum {name}"
+        assert set(values) <= known[name], f"{name}: {set(values) - known[name]}"
+        for value, entry in values.items():
+            assert set(entry) == {"it", "en"}, f"{name}.{value}"
+            assert entry["it"].strip() and entry["en"].strip(), f"{name}.{value}"
+    assert set(labels()) == {"enum", "reason"}
