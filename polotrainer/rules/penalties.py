@@ -267,33 +267,39 @@ def decide_penalty_positions(s: PenaltyPositionsSituation) -> PenaltyPositionsRu
     f = s.field
     p = s.penalty
     ball = s.ball if s.ball is not None else CENTRE
+    bx, by = ball.x, ball.y
+    goal_x, x30, x40 = f.goal_line_x, f.line_x(30.0), f.line_x(40.0)
+    p2_spot = p is SpotPenalty.P2 and s.p2_choice is Penalty2Choice.SPOT
     breaches: list[Breach] = []
+    add = breaches.append
     for player in s.players:
         pos = player.position
+        x, y = pos.x, pos.y
+        pid = player.id
         exempt = player.status is not PlayerStatus.ON_FIELD
-        broken: list[Requirement] = []
         if player.team is Team.FOULED:
-            if p is SpotPenalty.P3 and not exempt and pos.x < f.line_x(40.0):
-                broken.append(Requirement.BEHIND_FORTY_YARD_LINE)
-        elif p is SpotPenalty.P2 and s.p2_choice is Penalty2Choice.THIRTY_YARD_LINE:
-            broken += _behind_back_line(f, pos)
-        elif p is SpotPenalty.P2:
-            if math.dist((pos.x, pos.y), (ball.x, ball.y)) < 30.0:
-                broken.append(Requirement.THIRTY_YARDS_FROM_BALL)
+            if p is SpotPenalty.P3 and not exempt and x < x40:
+                add(Breach(pid, Requirement.BEHIND_FORTY_YARD_LINE))
+        elif p2_spot:
+            if (x - bx) ** 2 + (y - by) ** 2 < 900.0:
+                add(Breach(pid, Requirement.THIRTY_YARDS_FROM_BALL))
             if f.in_goal(pos):
-                broken.append(Requirement.OUTSIDE_GOAL)
-        elif p is SpotPenalty.P3:
-            if not exempt:
-                broken += _behind_back_line(f, pos)
-        elif p in (SpotPenalty.P4, SpotPenalty.P6):
-            if not exempt and pos.x > f.line_x(30.0):
-                broken.append(Requirement.BEHIND_THIRTY_YARD_LINE)
+                add(Breach(pid, Requirement.OUTSIDE_GOAL))
+        elif p is SpotPenalty.P2 or p is SpotPenalty.P3:
+            if p is SpotPenalty.P3 and exempt:
+                continue
+            if x >= goal_x:
+                add(Breach(pid, Requirement.BEHIND_BACK_LINE))
+            if f.in_goal(pos):
+                add(Breach(pid, Requirement.OUTSIDE_GOAL))
+        elif p is SpotPenalty.P4 or p is SpotPenalty.P6:
+            if not exempt and x > x30:
+                add(Breach(pid, Requirement.BEHIND_THIRTY_YARD_LINE))
         else:
-            if math.dist((pos.x, pos.y), (ball.x, ball.y)) < 30.0:
-                broken.append(Requirement.THIRTY_YARDS_FROM_BALL)
-            if not exempt and pos.x >= ball.x:
-                broken.append(Requirement.BETWEEN_BALL_AND_GOAL)
-        breaches += (Breach(player.id, r) for r in broken)
+            if (x - bx) ** 2 + (y - by) ** 2 < 900.0:
+                add(Breach(pid, Requirement.THIRTY_YARDS_FROM_BALL))
+            if not exempt and x >= bx:
+                add(Breach(pid, Requirement.BETWEEN_BALL_AND_GOAL))
     if p is SpotPenalty.P2:
         may_enter = False
         first = K.P2_SPOT_POSITIONS if s.p2_choice is Penalty2Choice.SPOT else K.P2_THIRTY_POSITIONS
@@ -320,15 +326,6 @@ _POSITION_KEYS = {
     SpotPenalty.P5B: K.P5B_POSITIONS,
     SpotPenalty.P6: K.P6_POSITIONS,
 }
-
-
-def _behind_back_line(f: Field, pos: Point) -> list[Requirement]:
-    broken = []
-    if pos.x >= f.goal_line_x:
-        broken.append(Requirement.BEHIND_BACK_LINE)
-    if f.in_goal(pos):
-        broken.append(Requirement.OUTSIDE_GOAL)
-    return broken
 
 
 # --- interference with Penalties 2, 3 and 4 -----------------------------------------------------

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 
 from .errors import DuplicateId, OutOfRange, TooFewPlayers, TooManyPlayers
 
@@ -321,6 +322,7 @@ class Reason:
 _REASONS = {key: Reason(ref, key) for key, ref in REASON_REFS.items()}
 
 
+@cache
 def because(*keys: ReasonKey) -> tuple[Reason, ...]:
     """The reasons for ``keys``, each with the section it cites.
 

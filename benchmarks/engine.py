@@ -1,0 +1,101 @@
+"""Rulings per second for each kind (direct calls on prebuilt situations, one core), and the
+time to import the engine in a fresh interpreter.
+
+Run: .venv/bin/python benchmarks/engine.py
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from polotrainer.rules import KINDS
+from polotrainer.rules.codec import parse
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGET = 50_000
+
+FACTS: dict[str, dict[str, object]] = {
+    "penalty_spot": {"penalty": "6", "crossing_y": 75},
+    "penalty_positions": {
+        "penalty": "5a",
+        "ball": {"x": 0, "y": 10},
+        "players": [
+            {
+                "id": f"{'B' if side == 'fouling' else 'R'}{n}",
+                "team": side,
+                "position": {"x": -10.0 * n, "y": n},
+            }
+            for side in ("fouling", "fouled")
+            for n in range(1, 5)
+        ],
+    },
+    "penalty_interference": {"penalty": "3", "fouling_entered_improperly": True},
+    "penalty_7": {
+        "disabled_handicap": 3,
+        "fouling_players": [{"id": f"B{n}", "handicap": n + 1} for n in range(1, 5)],
+    },
+    "ceiling_after_penalty_7": {
+        "fouled_players": [{"id": f"R{n}", "handicap": n} for n in range(1, 4)],
+        "fouling_players": [{"id": f"B{n}", "handicap": n} for n in range(1, 4)],
+        "fouling_goals_received": 2,
+    },
+    "substitution": {
+        "event_upper": 12,
+        "team": [{"id": f"R{n}", "handicap": n} for n in range(1, 5)],
+        "moment": "play_stopped",
+        "reason": "injured",
+        "outgoing": ["R4", "R1"],
+        "incoming": [{"id": "S1", "handicap": 3}, {"id": "S2", "handicap": 2}],
+    },
+    "stoppage": {"incident": "broken_tack", "event_upper_handicap": 12, "broken_by_contact": True},
+    "foul_at_horn": {"timing": "at_or_slightly_after_horn", "final_period": True},
+}
+
+
+def rate(kind: str, seconds: float = 0.5) -> float:
+    k = KINDS[kind]
+    situation = parse(k.situation, FACTS[kind])
+    decide = k.decide
+    calls = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        for _ in range(1000):
+            decide(situation)
+        calls += 1000
+    return calls / elapsed
+
+
+def import_time() -> float:
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import polotrainer.rules"], cwd=ROOT, check=True)
+        best = min(best, time.perf_counter() - start)
+    bare = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], cwd=ROOT, check=True)
+        bare = min(bare, time.perf_counter() - start)
+    return best - bare
+
+
+def main() -> int:
+    assert set(FACTS) == set(KINDS)
+    slow = 0
+    print(f"{'kind':<26}{'rulings/s':>14}")
+    for kind in KINDS:
+        per_second = rate(kind)
+        slow += per_second < TARGET
+        flag = "" if per_second >= TARGET else f"  (below {TARGET:,})"
+        print(f"{kind:<26}{per_second:>14,.0f}{flag}")
+    print(f"import polotrainer.rules: {import_time() * 1000:.1f} ms (fresh process, less startup)")
+    return 1 if slow else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
