@@ -5,8 +5,6 @@ from datetime import date, timedelta
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Count, Q
-from django.db.models.functions import TruncDate
-from django.utils import timezone
 
 from polotrainer.umpires.models import Attempt
 
@@ -65,7 +63,6 @@ def daily(user: AbstractBaseUser) -> dict[date, Day]:
     """Answers and right answers per local day, over the whole history, in one query."""
     rows = (
         Attempt.objects.filter(user=user)
-        .annotate(day=TruncDate("created_at", tzinfo=timezone.get_current_timezone()))
         .order_by()
         .values("day")
         .annotate(answers=Count("pk"), right=Count("pk", filter=Q(correct=True)))

@@ -45,7 +45,7 @@ def scenario_scores(user: AbstractBaseUser) -> dict[int, float]:
             recent=Window(
                 RowNumber(),
                 partition_by=[F("scenario_id")],
-                order_by=[F("created_at").desc(), F("pk").desc()],
+                order_by=[F("created_at").desc()],
             )
         )
         .filter(recent__lte=LAST_N)

@@ -24,13 +24,12 @@ class PreferredLanguageMiddleware:
         if request.method in ("GET", "HEAD") and request.user.is_authenticated:
             in_path = translation.get_language_from_path(request.path_info)
             if in_path:
-                preferred = (
-                    Profile.objects.filter(user=request.user)
-                    .values_list("language", flat=True)
-                    .first()
-                )
-                if preferred and preferred != in_path:
-                    target = translate_url(request.get_full_path(), preferred)
+                profile = Profile.objects.filter(user=request.user).first()
+                if profile is not None:
+                    # Cached on the user: templates reading user.profile cost no query.
+                    request.user.profile = profile
+                if profile is not None and profile.language != in_path:
+                    target = translate_url(request.get_full_path(), profile.language)
                     if target != request.get_full_path():
                         return HttpResponseRedirect(target)
         return self.get_response(request)

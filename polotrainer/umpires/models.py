@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -50,6 +51,9 @@ class Attempt(models.Model):
     # The signed question's one-time id: a double click or a replayed form records one answer.
     nonce = models.CharField(max_length=32, unique=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    # The local date (site time zone) of created_at, stored so that activity per day and the
+    # streak group by a plain column instead of converting every timestamp in SQL.
+    day = models.DateField(default=timezone.localdate)
 
     class Meta:
         ordering = ["-created_at"]
@@ -57,6 +61,7 @@ class Attempt(models.Model):
             models.Index(fields=["user", "-created_at"]),
             # Mastery reads each scenario's latest answers of one umpire.
             models.Index(fields=["user", "scenario", "-created_at"], name="attempt_user_scenario"),
+            models.Index(fields=["user", "day"], name="attempt_user_day"),
         ]
 
     def __str__(self) -> str:

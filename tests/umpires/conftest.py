@@ -59,8 +59,9 @@ def answer(user, scenario, *, correct=True, seed=7, when=None, mode=Mode.PRACTIC
         nonce=f"n{next(_nonces)}",
     )
     if when is not None:
-        Attempt.objects.filter(pk=attempt.pk).update(created_at=when)
-        attempt.created_at = when
+        day = timezone.localdate(when)
+        Attempt.objects.filter(pk=attempt.pk).update(created_at=when, day=day)
+        attempt.created_at, attempt.day = when, day
     return attempt
 
 

@@ -1,0 +1,147 @@
+"""Dashboard render time with 10 and with 10,000 recorded answers, and its query count.
+
+    .venv/bin/python benchmarks/dashboard.py
+
+Runs on a throwaway SQLite file (WAL, as in production) with the bundled content loaded, one
+umpire, answers spread over the last year across every scenario; prints the median of 20 renders.
+"""
+
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+TMP = tempfile.mkdtemp(prefix="polotrainer-bench-")
+os.environ["DATABASE_URL"] = f"sqlite:///{TMP}/bench.sqlite3"
+os.environ.setdefault("SECRET_KEY", "benchmark-only")
+os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "polotrainer.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from polotrainer.umpires.models import Attempt, Profile  # noqa: E402
+from scenarios.models import Rule, Scenario, Section  # noqa: E402
+
+RUNS = 20
+
+
+def load() -> tuple[list[Scenario], str]:
+    call_command("migrate", verbosity=0)
+    try:
+        call_command("content", "load", verbosity=0)
+        return list(Scenario.objects.live()), "bundled content"
+    except Exception as exc:  # the content may be mid-edit: measure anyway
+        return synthetic(), f"synthetic content (content load failed: {exc.__class__.__name__})"
+
+
+def synthetic() -> list[Scenario]:
+    """Three rules of six sections of five scenarios: the size of the bundled rulebook."""
+    scenarios = []
+    for number in (3, 21, 37):
+        rule = Rule.objects.create(
+            number=number,
+            slug=f"r{number}",
+            title_it="R",
+            title_en="R",
+            summary_it="",
+            summary_en="",
+            notice_it="",
+            notice_en="",
+        )
+        for position in range(1, 7):
+            section = Section.objects.create(
+                ref=f"{number}.{position}",
+                rule=rule,
+                position=position,
+                title_it="S",
+                title_en="S",
+            )
+            for k in range(5):
+                scenarios.append(
+                    Scenario.objects.create(
+                        slug=f"s{number}-{position}-{k}",
+                        rule=rule,
+                        section=section,
+                        kind="x",
+                        title_it="T",
+                        title_en="T",
+                        data={},
+                        source_file="bench",
+                    )
+                )
+    return scenarios
+
+
+def umpire(name: str, answers: int, scenarios: list[Scenario]) -> Client:
+    user = get_user_model().objects.create_user(name, f"{name}@example.org", "x")
+    Profile.objects.create(user=user, language="en")
+    rng = random.Random(name)
+    now = timezone.now()
+    moments = [now - timedelta(minutes=rng.randint(0, 365 * 24 * 60)) for _ in range(answers)]
+    Attempt.objects.bulk_create(
+        (
+            Attempt(
+                user=user,
+                scenario=rng.choice(scenarios),
+                seed=rng.randint(1, 99999),
+                question="ruling",
+                answer={"choice": "x"},
+                correct=rng.random() < 0.7,
+                time_taken_ms=rng.randint(2000, 30000),
+                nonce=f"{name}-{i}",
+                created_at=moment,
+                day=timezone.localdate(moment),
+            )
+            for i, moment in enumerate(moments)
+        ),
+        batch_size=2000,
+    )
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def measure(client: Client) -> tuple[float, int]:
+    client.get("/en/me/")  # warm the template cache
+    times = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        response = client.get("/en/me/")
+        times.append((time.perf_counter() - start) * 1000)
+        assert response.status_code == 200
+    with CaptureQueriesContext(connection) as queries:
+        client.get("/en/me/")
+    return statistics.median(times), len(queries)
+
+
+def main() -> None:
+    # Plain static storage: no collectstatic manifest is needed to render.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    scenarios, source = load()
+    print(f"dashboard /en/me/, {len(scenarios)} scenarios ({source}), median of {RUNS} renders")
+    for answers in (10, 10_000):
+        ms, queries = measure(umpire(f"u{answers}", answers, scenarios))
+        print(f"{answers:>6} answers: {ms:6.1f} ms, {queries} queries")
+
+
+if __name__ == "__main__":
+    main()
