@@ -37,6 +37,9 @@ def main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> 
             f"facts: expected one JSON object on stdin ({error.msg}, line {error.lineno})\n"
         )
         return 2
+    except (UnicodeDecodeError, RecursionError):
+        stderr.write("facts: expected one JSON object on stdin (UTF-8, not nested too deeply)\n")
+        return 2
     try:
         ruling = rule_json(args[0], facts)
     except FactError as error:

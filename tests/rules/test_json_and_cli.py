@@ -242,6 +242,7 @@ def test_main_can_be_called_in_process(capsys: pytest.CaptureFixture[str]) -> No
     ("args", "stdin", "start"),
     [
         (["penalty_spot"], "{not json", "facts:"),
+        (["penalty_spot"], "[" * 100_000, "facts:"),
         (["penalty_spot"], '{"penalty": "5a"}', "ball:"),
         ([], "", "usage:"),
         (["--list", "--list", "--list"], "", "usage:"),
@@ -278,3 +279,17 @@ def test_the_module_runs_as_a_script(
         runpy.run_module("polotrainer.rules", run_name="__main__")
     assert excinfo.value.code == 0
     assert '"at_once"' in capsys.readouterr().out
+
+
+def test_the_cli_refuses_bytes_that_are_not_utf8() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "polotrainer.rules", "penalty_spot"],
+        input=b"\xff\xfe{",
+        capture_output=True,
+        cwd=ROOT,
+        check=False,
+        env={"PYTHONIOENCODING": "utf-8", "PATH": ""},
+    )
+    assert result.returncode == 2
+    assert result.stderr.decode().startswith("facts:")
+    assert b"Traceback" not in result.stderr

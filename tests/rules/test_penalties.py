@@ -341,6 +341,13 @@ def test_penalty_7_none_above_any_may_be_designated_3f_example_1() -> None:
     assert "p7_any_when_none_above" in keys(ruling)
 
 
+def test_penalty_7_3f_example_2_a_7_goaler_disabled_any_red_player_may_be_designated() -> None:
+    red = (Player("R1", 5), Player("R2", 3), Player("R3", 1), Player("R4", 1))
+    ruling = decide_penalty_7(Penalty7Situation(7, red))
+    assert ruling.any_may_be_designated
+    assert "R1" in ruling.designatable
+
+
 def test_penalty_7_equal_handicaps_count_as_none_above() -> None:
     ruling = decide_penalty_7(Penalty7Situation(5, BLUE))
     assert ruling.any_may_be_designated
