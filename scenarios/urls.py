@@ -13,4 +13,5 @@ urlpatterns = [
     path("practice/next/", practice.next_question, name="next"),
     path("practice/<slug:slug>/<int:seed>/", practice.question, name="question"),
     path("practice/<slug:slug>/<int:seed>/answer/", practice.answer, name="answer"),
+    path("practice/<slug:slug>/<int:seed>/what-if/", practice.whatif, name="whatif"),
 ]

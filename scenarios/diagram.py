@@ -1,0 +1,141 @@
+"""The field diagram: a to-scale model of the field drawn from the engine's own constants.
+
+Everything is in yards in the engine's frame (origin at the centre, the fouling team's goal
+line at x = -L/2, y across). The SVG's y axis points down, so the template draws ``-y``: the
+diagram is the field seen from above with the fouling team's goal on the left and +y at the top.
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from polotrainer.rules import DEFAULT_FIELD, GOAL_POST_HALF_WIDTH, LINE_DISTANCES, Field
+from scenarios.vocabulary import player_label, team_of
+
+#: Room around the field (yards): behind the goal lines for players waiting there, and labels.
+END_MARGIN = 24.0
+SIDE_ROOM = 10.0
+LABEL_ROOM = 16.0
+FIELD_KINDS = frozenset({"penalty_spot", "penalty_positions"})
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A point drawn on the field: a player, the ball, a crossing, a spot."""
+
+    x: float
+    y: float
+    label: Mapping[str, str] = field(default_factory=dict)
+    team: str = ""
+    number: str = ""
+
+    @property
+    def sy(self) -> float:
+        return -self.y
+
+
+@dataclass(frozen=True)
+class Diagram:
+    length: float
+    width: float
+    boarded: bool
+    players: Sequence[Mark]
+    ball: Mark | None
+    crossing: Mark | None
+    min_x: float
+    max_x: float
+    min_y: float
+    max_y: float
+
+    @property
+    def half_length(self) -> float:
+        return self.length / 2
+
+    @property
+    def half_width(self) -> float:
+        return self.width / 2
+
+    @property
+    def view_box(self) -> str:
+        width, height = self.max_x - self.min_x, self.max_y - self.min_y
+        return f"{_n(self.min_x)} {_n(-self.max_y)} {_n(width)} {_n(height)}"
+
+    @property
+    def lines(self) -> list[dict[str, float | str]]:
+        """The 30-, 40- and 60-yard lines at both ends, with their distance for the label."""
+        out: list[dict[str, float | str]] = []
+        for d in LINE_DISTANCES:
+            out.append({"x": -self.half_length + d, "label": f"{d:g}"})
+            out.append({"x": self.half_length - d, "label": f"{d:g}"})
+        return out
+
+    @property
+    def post_y(self) -> float:
+        return GOAL_POST_HALF_WIDTH
+
+    @property
+    def label_y(self) -> float:
+        """Where the goal labels go: below the field, in SVG coordinates."""
+        return self.half_width + 11
+
+    @property
+    def line_label_y(self) -> float:
+        return -self.half_width - 3
+
+
+def field_of(facts: Mapping[str, Any]) -> Field:
+    raw = facts.get("field") or {}
+    return Field(
+        length=float(raw.get("length", DEFAULT_FIELD.length)),
+        width=float(raw.get("width", DEFAULT_FIELD.width)),
+        boarded=bool(raw.get("boarded", DEFAULT_FIELD.boarded)),
+    )
+
+
+def wants_diagram(kind: str, question_types: Sequence[str]) -> bool:
+    return kind in FIELD_KINDS or "place" in question_types
+
+
+def diagram_for(facts: Mapping[str, Any]) -> Diagram:
+    """The diagram of one variant's facts: field size, players where placed, the ball."""
+    f = field_of(facts)
+    players = [
+        Mark(
+            x=float(p["position"]["x"]),
+            y=float(p["position"]["y"]),
+            label=player_label(p),
+            team=team_of(p["id"]) or ("red" if p.get("team") == "fouled" else "blue"),
+            number=p["id"][1:] if team_of(p["id"]) else p["id"],
+        )
+        for p in facts.get("players", [])
+        if isinstance(p, Mapping) and isinstance(p.get("position"), Mapping)
+    ]
+    ball_point = facts.get("ball") or facts.get("foul_spot")
+    ball = Mark(float(ball_point["x"]), float(ball_point["y"])) if ball_point else None
+    crossing = None
+    if facts.get("crossing_y") is not None:
+        crossing = Mark(-f.length / 2, float(facts["crossing_y"]))
+    xs = [m.x for m in players] + [-f.length / 2 - END_MARGIN, f.length / 2 + END_MARGIN]
+    ys = [m.y for m in players] + [f.width / 2 + LABEL_ROOM / 2]
+    return Diagram(
+        length=f.length,
+        width=f.width,
+        boarded=f.boarded,
+        players=players,
+        ball=ball,
+        crossing=crossing,
+        min_x=min(xs) - 6,
+        max_x=max(xs) + 6,
+        min_y=min(-f.width / 2 - LABEL_ROOM, *(y - SIDE_ROOM for y in ys)),
+        max_y=max(f.width / 2 + SIDE_ROOM, *(y + SIDE_ROOM for y in ys)),
+    )
+
+
+def bounds(facts: Mapping[str, Any]) -> tuple[float, float]:
+    """Half length and half width: a placed point must lie within them."""
+    f = field_of(facts)
+    return f.length / 2, f.width / 2
+
+
+def _n(value: float) -> str:
+    return f"{value:g}"

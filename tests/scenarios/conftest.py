@@ -1,0 +1,183 @@
+"""Fixture content for the practice tests: a small rulebook and one scenario per question kind.
+
+Written here, not read from scenarios/content/, so the tests hold whatever the authors change.
+"""
+
+import pytest
+
+from scenarios.models import Rule, Scenario, Section
+
+
+def _texts(it: str, en: str) -> dict[str, str]:
+    return {"it": it, "en": en}
+
+
+SECTIONS = {
+    "37.3": (37, "Punizione 3", "Penalty 3"),
+    "37.4": (37, "Punizione 4", "Penalty 4"),
+    "37.6": (37, "Punizione 6", "Penalty 6"),
+    "21.discussion": (21, "Discussione", "Discussion"),
+}
+
+SPOT = {  # place + bool: a Safety's spot, and whether a goal is awarded
+    "slug": "t-safety-spot",
+    "section": "37.6",
+    "kind": "penalty_spot",
+    "cites": ["37.6"],
+    "title": _texts("Safety: dove si batte", "Safety: where it is taken"),
+    "situation": _texts(
+        "Sei l'Arbitro. Blu #2 colpisce la palla oltre la propria linea di fondo, "
+        "{crossing_abs} yarde a {side} del centro della porta.",
+        "You are the umpire. Blue #2 hits the ball across his own end line "
+        "{crossing_abs} yards to the {side} of the centre of the goal.",
+    ),
+    "facts": {
+        "penalty": "6",
+        "crossing_y": "{crossing_y}",
+        "field": {"width": 160, "boarded": True},
+    },
+    "params": {
+        "crossing_abs": {"type": "int", "min": 10, "max": 70, "step": 5, "default": 60},
+        "side": {
+            "type": "choice",
+            "values": ["left", "right"],
+            "default": "left",
+            "labels": {
+                "left": _texts("sinistra", "left"),
+                "right": _texts("destra", "right"),
+            },
+        },
+    },
+    "derived": {"crossing_y": "crossing_abs if side == 'left' else -crossing_abs"},
+    "question": [
+        {
+            "id": "spot",
+            "ask": "spot",
+            "prompt": _texts("Dove metti la palla?", "Where?"),
+            "tolerance": 2,
+        },
+        {"id": "goal", "ask": "goal_awarded", "prompt": _texts("Gol assegnato?", "Goal awarded?")},
+    ],
+}
+
+POSITIONS = {  # players + multi
+    "slug": "t-p4-positions",
+    "section": "37.4",
+    "kind": "penalty_positions",
+    "cites": ["37.4"],
+    "title": _texts("Punizione 4: le posizioni", "Penalty 4: positions"),
+    "situation": _texts("Sei l'Arbitro. Punizione 4.", "You are the umpire. Penalty 4."),
+    "facts": {
+        "penalty": "4",
+        "players": [
+            {"id": "B1", "team": "fouling", "position": {"x": -100, "y": 20}},
+            {"id": "B2", "team": "fouling", "position": {"x": -130, "y": 0}},
+            {"id": "R1", "team": "fouled", "position": {"x": -80, "y": 0}},
+        ],
+    },
+    "question": [
+        {
+            "id": "who",
+            "ask": "out_of_position",
+            "prompt": _texts("Chi è fuori posizione?", "Who is out of position?"),
+        },
+        {
+            "id": "req",
+            "ask": "requirements",
+            "prompt": _texts("Quali regole infrange?", "Which requirements are broken?"),
+        },
+    ],
+}
+
+INTERFERENCE = {  # choice
+    "slug": "t-p3-interference",
+    "section": "37.3",
+    "kind": "penalty_interference",
+    "cites": ["37.3"],
+    "title": _texts("Interferenza", "Interference"),
+    "situation": _texts(
+        "Sei l'Arbitro. Punizione {penalty}.", "You are the umpire. Penalty {penalty}."
+    ),
+    "facts": {
+        "penalty": "{penalty}",
+        "fouling_entered_improperly": True,
+        "would_have_scored": False,
+    },
+    "params": {"penalty": {"type": "choice", "values": ["3"], "default": "3"}},
+    "question": [
+        {
+            "id": "outcome",
+            "ask": "outcome",
+            "prompt": _texts("Che cosa decidi?", "What do you rule?"),
+        },
+    ],
+}
+
+HORN = {  # number
+    "slug": "t-horn-seconds",
+    "section": "21.discussion",
+    "kind": "foul_at_horn",
+    "cites": ["21.discussion"],
+    "title": _texts("Fallo alla sirena", "Foul at the horn"),
+    "situation": _texts(
+        "Sei l'Arbitro. Fallo alla sirena.", "You are the umpire. Foul at the horn."
+    ),
+    "facts": {"timing": "at_or_slightly_after_horn", "final_period": True},
+    "question": [
+        {
+            "id": "seconds",
+            "ask": "seconds_put_on_clock",
+            "prompt": _texts("Quanti secondi?", "How many seconds?"),
+        },
+    ],
+}
+
+ALL = [SPOT, POSITIONS, INTERFERENCE, HORN]
+
+
+def make_scenario(data: dict, retired: bool = False) -> Scenario:
+    section = Section.objects.get(ref=data["section"])
+    return Scenario.objects.create(
+        slug=data["slug"],
+        rule_id=section.rule_id,
+        section=section,
+        kind=data["kind"],
+        title_it=data["title"]["it"],
+        title_en=data["title"]["en"],
+        data=data,
+        source_file="tests",
+        retired=retired,
+    )
+
+
+def create_rulebook() -> None:
+    for number in (21, 37):
+        Rule.objects.create(
+            number=number,
+            slug=f"rule-{number}",
+            title_it=f"Regola {number}",
+            title_en=f"Rule {number}",
+            summary_it="",
+            summary_en="",
+            notice_it="",
+            notice_en="",
+        )
+    for position, (ref, (rule, it, en)) in enumerate(SECTIONS.items()):
+        Section.objects.create(
+            ref=ref,
+            rule_id=rule,
+            position=position,
+            title_it=it,
+            title_en=en,
+            paragraphs=[{"it": f"Testo italiano di {ref}.", "en": f"English text of {ref}."}],
+        )
+
+
+@pytest.fixture
+def rulebook(db):
+    create_rulebook()
+
+
+@pytest.fixture
+def scenarios(rulebook) -> dict[str, Scenario]:
+    return {data["slug"]: make_scenario(data) for data in ALL}

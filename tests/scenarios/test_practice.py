@@ -1,0 +1,453 @@
+"""The practice quiz: every question kind, htmx and no-JS, bad input, integrity, speed."""
+
+import re
+import time
+from unittest import mock
+
+import pytest
+from django.core import signing
+from django.urls import reverse
+
+from polotrainer.umpires.models import Attempt
+from scenarios import tokens
+from scenarios.questions import build_questions
+from scenarios.variants import MAX_SEED, make_variant
+from tests.scenarios.conftest import SPOT, make_scenario
+
+HX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "feedback"}
+pytestmark = pytest.mark.django_db
+
+
+def q_url(slug, seed, lang="en"):
+    return f"/{lang}/practice/{slug}/{seed}/"
+
+
+def token_of(response) -> str:
+    return re.search(r'name="token" value="([^"]+)"', response.content.decode()).group(1)
+
+
+def right_form(scenario, seed) -> dict:
+    """The form values that answer every question of the variant right (as a trainee would)."""
+    variant = make_variant(scenario.slug, scenario.data, seed)
+    form = {}
+    for q in build_questions(scenario.kind, scenario.data, variant.facts):
+        right = q.right_answer(variant.ruling)
+        if q.type == "place":
+            half_length = variant.facts.get("field", {}).get("length", 300) / 2
+            form[f"q-{q.id}-along"] = str(right["x"] + half_length)
+            form[f"q-{q.id}-across"] = str(right["y"])
+        elif q.type == "bool":
+            form[f"q-{q.id}"] = "true" if right else "false"
+        elif q.type in {"multi", "players"}:
+            form[f"q-{q.id}"] = list(right)
+        else:
+            form[f"q-{q.id}"] = str(right)
+    return form
+
+
+def wrong_form(scenario, seed) -> dict:
+    variant = make_variant(scenario.slug, scenario.data, seed)
+    form = {}
+    for q in build_questions(scenario.kind, scenario.data, variant.facts):
+        right = q.right_answer(variant.ruling)
+        if q.type == "place":
+            form[f"q-{q.id}-along"] = "150"
+            form[f"q-{q.id}-across"] = "0"
+        elif q.type == "bool":
+            form[f"q-{q.id}"] = "false" if right else "true"
+        elif q.type in {"multi", "players"}:
+            form[f"q-{q.id}"] = [o.value for o in q.options if o.value not in right][:1]
+        elif q.type == "number":
+            form[f"q-{q.id}"] = str(right + 7)
+        else:
+            form[f"q-{q.id}"] = next(o.value for o in q.options if o.value != right)
+    return form
+
+
+def answer(client, slug, seed, form, htmx=False, lang="en", token=None):
+    if token is None:
+        token = token_of(client.get(q_url(slug, seed, lang)))
+    extra = HX if htmx else {}
+    return client.post(q_url(slug, seed, lang) + "answer/", {**form, "token": token}, **extra)
+
+
+SLUGS = ["t-safety-spot", "t-p4-positions", "t-p3-interference", "t-horn-seconds"]
+
+
+# --- start and next -------------------------------------------------------------------------
+
+
+def test_start_goes_straight_to_a_question_keeping_the_filter(client, scenarios):
+    response = client.get("/en/practice/?section=37.6")
+    assert response.status_code == 302
+    assert response.url == "/en/practice/next/?section=37.6"
+    response = client.get(response.url)
+    assert response.status_code == 302
+    assert re.match(r"^/en/practice/t-safety-spot/\d+/\?section=37\.6$", response.url)
+
+
+def test_next_keeps_a_rule_filter_and_review_mode(client, scenarios):
+    response = client.get("/it/practice/next/?rule=21&mode=review")
+    assert re.match(r"^/it/practice/t-horn-seconds/\d+/\?rule=21&mode=review$", response.url)
+    page = client.get(response.url).content.decode()
+    assert "/it/practice/next/?rule=21&amp;mode=review" not in page  # only after answering
+    assert 'action="/it/practice/t-horn-seconds/' in page and "?rule=21&amp;mode=review" in page
+
+
+def test_next_never_picks_a_retired_scenario(client, scenarios):
+    for scenario in scenarios.values():
+        if scenario.slug != "t-horn-seconds":
+            scenario.retired = True
+            scenario.save(update_fields=["retired"])
+    for _ in range(10):
+        assert "/t-horn-seconds/" in client.get("/en/practice/next/").url
+
+
+def test_next_prefers_what_the_visitor_has_not_answered(client, scenarios):
+    response = answer(client, "t-p3-interference", 5, right_form(scenarios["t-p3-interference"], 5))
+    assert response.status_code == 200
+    picked = {client.get("/en/practice/next/?rule=37").url.split("/")[3] for _ in range(12)}
+    assert "t-p3-interference" not in picked
+
+
+def test_next_with_nothing_to_practise_says_so(client, scenarios):
+    response = client.get("/en/practice/next/?section=99.z")
+    assert response.status_code == 200
+    assert b"nothing to practise" in response.content
+
+
+# --- the question page ----------------------------------------------------------------------
+
+
+def test_question_shows_its_reference_and_a_replay_link(client, scenarios):
+    page = client.get(q_url("t-horn-seconds", 1234)).content.decode()
+    assert "t-horn-seconds · 1234" in page
+    assert 'href="/en/practice/t-horn-seconds/1234/"' in page
+
+
+def test_retired_scenario_still_replays_with_a_note(client, rulebook):
+    make_scenario(SPOT, retired=True)
+    response = client.get(q_url("t-safety-spot", 3))
+    assert response.status_code == 200
+    assert b"retired" in response.content
+
+
+@pytest.mark.parametrize(
+    "url", ["/en/practice/no-such/1/", f"/en/practice/t-safety-spot/{MAX_SEED + 1}/"]
+)
+def test_unknown_scenario_or_seed_is_a_translated_404(client, scenarios, url):
+    assert client.get(url).status_code == 404
+    assert client.get(url.replace("/en/", "/it/")).status_code == 404
+    assert "Pagina non trovata" in client.get(url.replace("/en/", "/it/")).content.decode()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 77, 123456])
+def test_place_question_never_shows_the_spot(client, scenarios, seed):
+    variant = make_variant("t-safety-spot", SPOT, seed)
+    spot = variant.ruling["spot"]
+    page = client.get(q_url("t-safety-spot", seed)).content.decode()
+    svg = page[page.index('<svg class="field') : page.index("</svg>")]
+    along = f"{spot['x'] + 150:g}"
+    assert f"{spot['x']:g} {-spot['y']:g}" not in svg
+    assert f"{spot['x']:g},{-spot['y']:g}" not in svg
+    assert f'value="{along}"' not in page
+    assert "goal_awarded" not in page and "taken_as" not in page
+
+
+def test_field_is_drawn_to_scale_with_players_and_lines(client, scenarios):
+    page = client.get(q_url("t-p4-positions", 0)).content.decode()
+    assert 'class="grass" x="-150.0" y="-80.0" width="300.0" height="160.0"' in page
+    for x in ("-120.0", "-110.0", "-90.0", "120.0", "110.0", "90.0"):
+        assert f'x1="{x}"' in page
+    assert 'class="player blue" transform="translate(-100.0 -20.0)"' in page
+    assert 'class="player red" transform="translate(-80.0 -0.0)"' in page
+    assert "Fouling team&#x27;s goal" in page or "Fouling team's goal" in page
+
+
+def test_field_numbers_are_not_localized_in_italian(client, scenarios):
+    page = client.get(q_url("t-safety-spot", 0, "it")).content.decode()
+    svg = page[page.index('<svg class="field') : page.index("</svg>")]
+    assert ',0"' not in svg
+
+
+# --- answering, each kind, htmx and not -----------------------------------------------------
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "nojs"])
+@pytest.mark.parametrize("slug", SLUGS)
+def test_right_answers_are_right_and_recorded(client, scenarios, slug, htmx):
+    scenario = scenarios[slug]
+    response = answer(client, slug, 42, right_form(scenario, 42), htmx=htmx)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "Right!" in body
+    assert 'id="feedback-heading" tabindex="-1"' in body
+    assert ("<html" in body) is not htmx
+    questions = len(scenario.data["question"])
+    assert Attempt.objects.filter(scenario=scenario, correct=True, seed=42).count() == questions
+    assert "/en/practice/next/" in body
+    assert 'href="/en/rules/section/' in body
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "nojs"])
+@pytest.mark.parametrize("slug", SLUGS)
+def test_wrong_answers_are_wrong_and_show_the_right_one(client, scenarios, slug, htmx):
+    scenario = scenarios[slug]
+    response = answer(client, slug, 9, wrong_form(scenario, 9), htmx=htmx)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "Not quite." in body or "right</h2>" in body.replace("\n", "").replace("  ", "")
+    assert "The right answer:" in body
+    assert Attempt.objects.filter(scenario=scenario, correct=False).count() >= 1
+
+
+def test_place_feedback_draws_both_spots_with_a_legend(client, scenarios):
+    body = answer(
+        client,
+        "t-safety-spot",
+        0,
+        {"q-spot-along": "60", "q-spot-across": "-40", "q-goal": "false"},
+    ).content.decode()
+    assert "Not quite." in body or "1 of 2 right" in body
+    assert 'class="right-mark" transform="translate(-90.0 -40.0)"' in body
+    assert 'class="mine-mark" transform="translate(-90.0 40.0)"' in body
+    assert "Your spot" in body and "The right spot" in body
+
+
+def test_a_point_within_the_tolerance_counts(client, scenarios):
+    body = answer(
+        client,
+        "t-safety-spot",
+        0,
+        {"q-spot-along": "61", "q-spot-across": "41,5", "q-goal": "false"},
+    ).content.decode()
+    assert "Right!" in body
+
+
+def test_feedback_is_in_the_page_language(client, scenarios):
+    body = answer(
+        client,
+        "t-p3-interference",
+        0,
+        right_form(scenarios["t-p3-interference"], 0),
+        lang="it",
+        htmx=True,
+    ).content.decode()
+    assert "Testo italiano di 37.3." in body
+    assert "English text of 37.3." in body  # the original, one click away
+    assert '<details lang="en">' in body
+
+
+def test_whatif_shows_the_ruling_for_a_changed_fact(client, scenarios):
+    body = answer(
+        client, "t-safety-spot", 0, right_form(scenarios["t-safety-spot"], 0), htmx=True
+    ).content.decode()
+    proof = re.search(r'name="proof" value="([^"]+)"', body).group(1)
+    url = reverse("scenarios:whatif", args=["t-safety-spot", 0])
+    for extra in ({}, HX):
+        response = client.get(url, {"proof": proof, "param": "side", "value": "right"}, **extra)
+        assert response.status_code == 200
+        text = response.content.decode()
+        assert "60 yards from the fouling team&#x27;s goal line, +40 across" in text
+        assert "60 yards from the fouling team&#x27;s goal line, -40 across" in text
+
+
+def test_whatif_needs_an_answer_first(client, scenarios):
+    url = reverse("scenarios:whatif", args=["t-safety-spot", 0])
+    response = client.get(url, {"proof": "x", "param": "side", "value": "right"})
+    assert response.status_code == 400
+    assert b"+40" not in response.content
+
+
+# --- bad input ------------------------------------------------------------------------------
+
+BAD = [
+    ("t-horn-seconds", {"q-seconds": "five"}, "Please enter a number"),
+    ("t-horn-seconds", {}, "Please answer this question"),
+    ("t-p3-interference", {"q-outcome": "forfeit"}, "not one of this question"),
+    ("t-p3-interference", {}, "Please answer this question"),
+    ("t-p4-positions", {"q-who": ["B1", "R9"], "q-req": []}, "not in this situation"),
+    ("t-p4-positions", {"q-who": ["B1"], "q-req": ["fly"]}, "not one of this question"),
+    (
+        "t-safety-spot",
+        {"q-spot-along": "400", "q-spot-across": "0", "q-goal": "false"},
+        "off the field",
+    ),
+    (
+        "t-safety-spot",
+        {"q-spot-along": "10", "q-spot-across": "-81", "q-goal": "false"},
+        "off the field",
+    ),
+    (
+        "t-safety-spot",
+        {"q-spot-along": "ten", "q-spot-across": "0", "q-goal": "false"},
+        "Please enter a number",
+    ),
+    ("t-safety-spot", {"q-spot-along": "10", "q-goal": "maybe"}, "Please answer"),
+]
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "nojs"])
+@pytest.mark.parametrize(("slug", "form", "message"), BAD)
+def test_bad_answers_are_400_with_a_message_and_record_nothing(
+    client, scenarios, slug, form, message, htmx
+):
+    response = answer(client, slug, 3, form, htmx=htmx)
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert message in body
+    assert Attempt.objects.count() == 0
+    if htmx:
+        assert response["HX-Retarget"] == "#quiz"
+        assert body.lstrip().startswith("<form")
+
+
+def test_bad_answer_keeps_the_other_answers(client, scenarios):
+    form = {"q-spot-along": "60", "q-spot-across": "40", "q-goal": "maybe"}
+    body = answer(client, "t-safety-spot", 0, form).content.decode()
+    assert 'name="q-spot-along" value="60"' in body
+    assert "translate(-90.0 -40.0)" in body  # the marker stays where the trainee put it
+
+
+def test_bad_answer_message_in_italian(client, scenarios):
+    from django.utils import translation
+
+    with translation.override("it"):
+        from scenarios.views.practice import ANSWER_ERRORS
+
+        expected = str(ANSWER_ERRORS["not_a_number"])
+    body = answer(client, "t-horn-seconds", 3, {"q-seconds": "cinque"}, lang="it").content.decode()
+    assert expected.replace("'", "&#x27;") in body
+
+
+# --- integrity ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "nojs"])
+def test_double_submit_records_once(client, scenarios, htmx):
+    form = right_form(scenarios["t-safety-spot"], 8)
+    token = token_of(client.get(q_url("t-safety-spot", 8)))
+    first = answer(client, "t-safety-spot", 8, form, htmx=htmx, token=token)
+    second = answer(client, "t-safety-spot", 8, form, htmx=htmx, token=token)
+    assert first.status_code == second.status_code == 200
+    assert Attempt.objects.count() == 2  # two questions, once each
+    assert b"already answered" in second.content
+
+
+def test_token_for_another_variant_is_refused(client, scenarios):
+    token = token_of(client.get(q_url("t-safety-spot", 8)))
+    form = right_form(scenarios["t-safety-spot"], 9)
+    response = answer(client, "t-safety-spot", 9, form, token=token)
+    assert response.status_code == 400
+    assert b"does not belong" in response.content
+    assert Attempt.objects.count() == 0
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "nojs"])
+def test_tampered_token_is_refused(client, scenarios, htmx):
+    token = token_of(client.get(q_url("t-horn-seconds", 8)))
+    forged = signing.dumps(
+        {"s": "t-horn-seconds", "e": 8, "q": ["seconds"], "m": "practice", "t": 0, "n": "x"},
+        salt="other",
+    )
+    for bad in (token[:-2] + "xx", forged, "", "garbage"):
+        response = answer(client, "t-horn-seconds", 8, {"q-seconds": "5"}, htmx=htmx, token=bad)
+        assert response.status_code == 400
+    assert Attempt.objects.count() == 0
+
+
+def test_token_with_other_questions_is_refused(client, scenarios):
+    token = tokens.issue("t-horn-seconds", 8, ["other"], "practice")
+    response = answer(client, "t-horn-seconds", 8, {"q-seconds": "5"}, token=token)
+    assert response.status_code == 400
+    assert Attempt.objects.count() == 0
+
+
+def test_expired_token_is_refused_with_a_fresh_question(client, scenarios):
+    token = token_of(client.get(q_url("t-horn-seconds", 8)))
+    later = time.time() + tokens.MAX_AGE + 60
+    with mock.patch("time.time", return_value=later):
+        response = answer(client, "t-horn-seconds", 8, {"q-seconds": "5"}, token=token)
+    assert response.status_code == 400
+    assert b"too long ago" in response.content
+    assert Attempt.objects.count() == 0
+
+
+def test_time_taken_and_mode_come_from_the_token(client, scenarios):
+    token = tokens.issue("t-horn-seconds", 8, ["seconds"], "review")
+    data = signing.loads(token, salt=tokens.SALT)
+    data["t"] -= 4000
+    token = signing.dumps(data, salt=tokens.SALT, compress=True)
+    answer(client, "t-horn-seconds", 8, {"q-seconds": "5"}, token=token)
+    attempt = Attempt.objects.get()
+    assert attempt.mode == "review"
+    assert 4000 <= attempt.time_taken_ms < 60_000
+    assert len(attempt.nonce) == 32
+
+
+def test_signed_in_trainee_answers_are_theirs(alice_client, trainee, scenarios):
+    answer(alice_client, "t-horn-seconds", 8, {"q-seconds": "5"})
+    assert Attempt.objects.get().user == trainee
+
+
+# --- speed ----------------------------------------------------------------------------------
+
+
+def _history(scenario, n, **who):
+    Attempt.objects.bulk_create(
+        Attempt(
+            scenario=scenario,
+            seed=i,
+            question="seconds",
+            answer=5,
+            correct=True,
+            nonce=f"h{i}",
+            **who,
+        )
+        for i in range(n)
+    )
+
+
+# Counted as in production (autocommit): inside the test's wrapping transaction every atomic()
+# would add two SAVEPOINT statements that a real request does not run.
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("history", [0, 200])
+def test_question_and_answer_take_few_queries(
+    client, scenarios, django_assert_max_num_queries, history
+):
+    client.get(q_url("t-horn-seconds", 1))  # a visitor with a session
+    visitor = client.session.get("visitor") or ""
+    _history(scenarios["t-horn-seconds"], history, visitor=visitor)
+    with django_assert_max_num_queries(8):
+        response = client.get(q_url("t-horn-seconds", 1))
+    token = token_of(response)
+    with django_assert_max_num_queries(8):
+        response = answer(client, "t-horn-seconds", 1, {"q-seconds": "5"}, token=token, htmx=True)
+    assert response.status_code == 200
+
+
+TRANSACTION_CONTROL = re.compile(r"^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b")
+
+
+def data_queries(context) -> list[str]:
+    """The statements that read or write data (BEGIN/COMMIT around each atomic() left out)."""
+    return [q["sql"] for q in context.captured_queries if not TRANSACTION_CONTROL.match(q["sql"])]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("history", [0, 200])
+def test_signed_in_answer_takes_few_queries(alice_client, trainee, scenarios, history):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    _history(scenarios["t-horn-seconds"], history, user=trainee)
+    with CaptureQueriesContext(connection) as page:
+        response = alice_client.get(q_url("t-horn-seconds", 1))
+    assert len(page) <= 8
+    token = token_of(response)
+    # The review schedule (umpires.review.rate) adds its own read and write per answer, and
+    # SQLite logs BEGIN IMMEDIATE/COMMIT around each atomic(): count what touches data.
+    with CaptureQueriesContext(connection) as check:
+        answer(alice_client, "t-horn-seconds", 1, {"q-seconds": "5"}, token=token)
+    assert len(data_queries(check)) <= 8, data_queries(check)
+    print("signed-in answer:", len(check), "statements,", len(data_queries(check)), "data queries")
