@@ -14,8 +14,8 @@ from scenarios.vocabulary import player_label, team_of
 
 #: Room around the field (yards): behind the goal lines for players waiting there, and labels.
 END_MARGIN = 24.0
-SIDE_ROOM = 10.0
-LABEL_ROOM = 16.0
+SIDE_ROOM = 16.0
+LABEL_ROOM = 20.0
 FIELD_KINDS = frozenset({"penalty_spot", "penalty_positions"})
 
 
@@ -65,8 +65,26 @@ class Diagram:
         """The 30-, 40- and 60-yard lines at both ends, with their distance for the label."""
         out: list[dict[str, float | str]] = []
         for d in LINE_DISTANCES:
-            out.append({"x": -self.half_length + d, "label": f"{d:g}"})
-            out.append({"x": self.half_length - d, "label": f"{d:g}"})
+            # The 30 and 40 lines are close: their labels lean away from each other.
+            lean = {30.0: -1, 40.0: 1}.get(d, 0)
+            anchor = {-1: "end", 1: "start", 0: "middle"}[lean]
+            out.append(
+                {
+                    "x": -self.half_length + d,
+                    "tx": -self.half_length + d + lean,
+                    "label": f"{d:g}",
+                    "anchor": anchor,
+                }
+            )
+            anchor = {-1: "start", 1: "end", 0: "middle"}[lean]
+            out.append(
+                {
+                    "x": self.half_length - d,
+                    "tx": self.half_length - d - lean,
+                    "label": f"{d:g}",
+                    "anchor": anchor,
+                }
+            )
         return out
 
     @property
@@ -76,7 +94,7 @@ class Diagram:
     @property
     def label_y(self) -> float:
         """Where the goal labels go: below the field, in SVG coordinates."""
-        return self.half_width + 11
+        return self.half_width + 15
 
     @property
     def line_label_y(self) -> float:
@@ -116,7 +134,7 @@ def diagram_for(facts: Mapping[str, Any]) -> Diagram:
     if facts.get("crossing_y") is not None:
         crossing = Mark(-f.length / 2, float(facts["crossing_y"]))
     xs = [m.x for m in players] + [-f.length / 2 - END_MARGIN, f.length / 2 + END_MARGIN]
-    ys = [m.y for m in players] + [f.width / 2 + LABEL_ROOM / 2]
+    ys = [m.y for m in players]
     return Diagram(
         length=f.length,
         width=f.width,
@@ -126,8 +144,8 @@ def diagram_for(facts: Mapping[str, Any]) -> Diagram:
         crossing=crossing,
         min_x=min(xs) - 6,
         max_x=max(xs) + 6,
-        min_y=min(-f.width / 2 - LABEL_ROOM, *(y - SIDE_ROOM for y in ys)),
-        max_y=max(f.width / 2 + SIDE_ROOM, *(y + SIDE_ROOM for y in ys)),
+        min_y=min([-f.width / 2 - LABEL_ROOM, *(y - 8 for y in ys)]),
+        max_y=max([f.width / 2 + SIDE_ROOM, *(y + 8 for y in ys)]),
     )
 
 

@@ -530,13 +530,5 @@ def whatif(request: HttpRequest, slug: str, seed: int) -> HttpResponse:
         whatif_rows=rows,
         whatif_situation=changed.render(play.scenario.data.get("situation", {}), play.lang),
         whatif_reasons=_reasons(changed.ruling, play.lang),
-        whatif_diagram=diagram.diagram_for(changed.facts)
-        if play.variant.facts != changed.facts and any(s.type == "place" for s in shown)
-        else None,
-        whatif_marks=[
-            {"right": item.question.right_answer(changed.ruling)}
-            for item in shown
-            if item.type == "place"
-        ],
     )
     return _respond(request, context, "whatif")

@@ -37,11 +37,19 @@ SPOT = {  # place + bool: a Safety's spot, and whether a goal is awarded
         "field": {"width": 160, "boarded": True},
     },
     "params": {
-        "crossing_abs": {"type": "int", "min": 10, "max": 70, "step": 5, "default": 60},
+        "crossing_abs": {
+            "type": "int",
+            "min": 10,
+            "max": 70,
+            "step": 5,
+            "default": 60,
+            "label": _texts("Yarde dal centro della porta", "Yards from the centre of the goal"),
+        },
         "side": {
             "type": "choice",
             "values": ["left", "right"],
             "default": "left",
+            "label": _texts("Lato", "Side"),
             "labels": {
                 "left": _texts("sinistra", "left"),
                 "right": _texts("destra", "right"),
