@@ -1,73 +1,8 @@
 """A small rulebook to practise on, and answers given by the people in a story."""
 
-import itertools
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 
-from polotrainer.umpires.models import Attempt, Mode
-from scenarios.models import Rule, Scenario, Section
-
-_nonces = itertools.count(1)
-
-
-def make_rule(number: int) -> Rule:
-    return Rule.objects.create(
-        number=number,
-        slug=f"rule-{number}",
-        title_it=f"Regola {number}",
-        title_en=f"Rule title {number}",
-        summary_it="",
-        summary_en="",
-        notice_it="",
-        notice_en="",
-    )
-
-
-def make_section(rule: Rule, ref: str, position: int) -> Section:
-    return Section.objects.create(
-        ref=ref, rule=rule, position=position, title_it=f"Sezione {ref}", title_en=f"Section {ref}"
-    )
-
-
-def make_scenario(section: Section, slug: str) -> Scenario:
-    return Scenario.objects.create(
-        slug=slug,
-        rule=section.rule,
-        section=section,
-        kind="test",
-        title_it=f"Situazione {slug}",
-        title_en=f"Situation {slug}",
-        data={},
-        source_file="tests",
-    )
-
-
-def answer(user, scenario, *, correct=True, seed=7, when=None, mode=Mode.PRACTICE, visitor=""):
-    """Record one answer directly, as record_answer would, at a chosen time."""
-    attempt = Attempt.objects.create(
-        user=user,
-        visitor=visitor,
-        scenario=scenario,
-        seed=seed,
-        question="ruling",
-        answer={"choice": "penalty-2"},
-        correct=correct,
-        time_taken_ms=4200,
-        mode=mode,
-        nonce=f"n{next(_nonces)}",
-    )
-    if when is not None:
-        day = timezone.localdate(when)
-        Attempt.objects.filter(pk=attempt.pk).update(created_at=when, day=day)
-        attempt.created_at, attempt.day = when, day
-    return attempt
-
-
-def days_ago(n: int, hour: int = 12):
-    now = timezone.localtime()
-    return (now - timedelta(days=n)).replace(hour=hour, minute=0, second=0, microsecond=0)
+from tests.umpires.factories import small_rulebook
 
 
 @pytest.fixture(autouse=True)
@@ -79,15 +14,4 @@ def _fast_passwords(settings):
 @pytest.fixture
 def rulebook(db):
     """Rule 3 with sections 3.a (two situations) and 3.b (one); Rule 21 with 21.a (one)."""
-    r3, r21 = make_rule(3), make_rule(21)
-    s3a, s3b, s21a = (
-        make_section(r3, "3.a", 1),
-        make_section(r3, "3.b", 2),
-        make_section(r21, "21.a", 1),
-    )
-    return {
-        "3a-one": make_scenario(s3a, "sub-one"),
-        "3a-two": make_scenario(s3a, "sub-two"),
-        "3b": make_scenario(s3b, "sub-three"),
-        "21a": make_scenario(s21a, "stop-one"),
-    }
+    return small_rulebook()

@@ -8,8 +8,7 @@ from django.core import mail
 
 from polotrainer.umpires.models import Attempt, Profile, ReviewCard
 from polotrainer.umpires.progress import VISITOR_KEY
-
-from .conftest import answer
+from tests.umpires.factories import answer
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()

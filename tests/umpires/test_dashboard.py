@@ -5,8 +5,7 @@ from django.utils import timezone
 
 from polotrainer.umpires.models import Attempt
 from polotrainer.umpires.progress import after_answer
-
-from .conftest import answer, days_ago
+from tests.umpires.factories import answer, days_ago
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from .conftest import answer
+from tests.umpires.factories import answer
 
 pytestmark = pytest.mark.django_db
 

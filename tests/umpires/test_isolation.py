@@ -3,8 +3,7 @@
 import pytest
 
 from polotrainer.umpires.progress import after_answer
-
-from .conftest import answer
+from tests.umpires.factories import answer
 
 pytestmark = pytest.mark.django_db
 

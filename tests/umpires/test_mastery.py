@@ -3,8 +3,7 @@
 import pytest
 
 from polotrainer.umpires.mastery import mastery
-
-from .conftest import answer, days_ago
+from tests.umpires.factories import answer, days_ago
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,7 @@ from django.utils import timezone
 from polotrainer.umpires import review
 from polotrainer.umpires.models import ReviewCard
 from polotrainer.umpires.progress import after_answer
-
-from .conftest import answer
+from tests.umpires.factories import answer
 
 pytestmark = pytest.mark.django_db
 

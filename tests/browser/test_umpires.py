@@ -1,0 +1,120 @@
+"""An umpire's account and dashboard as a person sees them, in both languages, desktop and phone."""
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from polotrainer.umpires.models import Profile
+from polotrainer.umpires.progress import after_answer
+from tests.browser.support import SCREENSHOTS, assert_accessible, assert_fits, shoot
+from tests.umpires.factories import answer, days_ago, small_rulebook
+
+pytestmark = pytest.mark.django_db(transaction=True)
+PASSWORD = "a-long-unusual-passphrase-91"
+
+
+def _check(p, name):
+    assert_accessible(p)
+    assert_fits(p)
+    shoot(p, name)
+
+
+@pytest.fixture
+def umpire_with_history(transactional_db):
+    """Dora, with a fortnight of answers across the small rulebook."""
+    rulebook = small_rulebook()
+    user = get_user_model().objects.create_user("dora", "dora@example.org", PASSWORD)
+    Profile.objects.create(user=user, display_name="Dora", language="en")
+    scenarios = list(rulebook.values())
+    for n in range(40):
+        attempt = answer(
+            user,
+            scenarios[n % 4],
+            seed=1000 + n,
+            correct=n % 3 != 0,
+            when=days_ago((n * 7) % 15, hour=9 + n % 10),
+        )
+        after_answer(attempt)
+    return user
+
+
+def _log_in(p, lang="en"):
+    p.goto(f"/{lang}/account/login/")
+    p.fill("input[name=username]", "dora")
+    p.fill("input[name=password]", PASSWORD)
+    p.locator("main form button[type=submit]").click()
+    p.wait_for_url("**/me/")
+
+
+def test_sign_up_lands_on_an_empty_dashboard(transactional_db, page):
+    small_rulebook()
+    page.goto("/en/account/signup/")
+    _check(page, "umpires-signup-en-desktop")
+    page.fill("input[name=username]", "erin")
+    page.fill("input[name=email]", "erin@example.org")
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.get_by_role("button", name="Create my account").click()
+    page.wait_for_url("**/en/me/")
+    assert "No answers yet." in page.content()
+    _check(page, "umpires-dashboard-empty-en-desktop")
+
+
+def test_a_weak_password_is_explained_on_the_form(transactional_db, phone):
+    phone.goto("/en/account/signup/")
+    phone.fill("input[name=username]", "erin")
+    phone.fill("input[name=email]", "erin@example.org")
+    phone.fill("input[name=password1]", "12345678")
+    phone.fill("input[name=password2]", "12345678")
+    phone.get_by_role("button", name="Create my account").click()
+    assert phone.locator(".errorlist").count() >= 1
+    _check(phone, "umpires-signup-weak-password-en-phone")
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_log_in_and_read_the_dashboard(umpire_with_history, page, phone, lang):
+    Profile.objects.filter(user=umpire_with_history).update(language=lang)
+    for p, size in ((page, "desktop"), (phone, "phone")):
+        p.goto(f"/{lang}/account/login/")
+        _check(p, f"umpires-login-{lang}-{size}")
+        p.fill("input[name=username]", "dora")
+        p.fill("input[name=password]", PASSWORD)
+        p.locator("main form button[type=submit]").click()
+        p.wait_for_url(f"**/{lang}/me/")
+        assert p.locator("html").get_attribute("lang") == lang
+        assert p.locator("progress").count() == 5  # two rules, three sections
+        assert p.locator("svg[role=img]").count() == 2
+        assert p.locator("table.history tbody tr").count() == 25
+        _check(p, f"umpires-dashboard-{lang}-{size}")
+        for part in ("mastery", "activity", "history"):
+            p.locator(f"section[aria-labelledby={part}-title]").screenshot(
+                path=str(SCREENSHOTS / f"umpires-dashboard-{part}-{lang}-{size}.png")
+            )
+
+
+def test_history_pages_swap_in_place_with_htmx(umpire_with_history, page):
+    _log_in(page)
+    first_row = page.locator("table.history tbody tr").first.text_content()
+    page.get_by_role("link", name="Older").click()
+    page.wait_for_url("**/me/?page=2")
+    assert page.locator("table.history tbody tr").count() == 15
+    assert page.locator("table.history tbody tr").first.text_content() != first_row
+    assert page.locator("svg[role=img]").count() == 2  # the rest of the page stayed
+    _check(page, "umpires-dashboard-history-page-2-en-desktop")
+
+
+def test_the_history_table_scrolls_inside_its_box_on_a_phone(umpire_with_history, phone):
+    _log_in(phone)
+    wrapper = phone.locator(".table-scroll").last
+    assert wrapper.evaluate("el => el.scrollWidth > el.clientWidth")
+    assert_fits(phone)
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_profile_and_review_pages(umpire_with_history, page, phone, lang):
+    Profile.objects.filter(user=umpire_with_history).update(language=lang)
+    for p, size in ((page, "desktop"), (phone, "phone")):
+        _log_in(p, lang)
+        p.goto(f"/{lang}/account/")
+        _check(p, f"umpires-profile-{lang}-{size}")
+        p.goto(f"/{lang}/account/delete/")
+        _check(p, f"umpires-delete-{lang}-{size}")
