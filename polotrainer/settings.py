@@ -183,8 +183,10 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
+        # Hashed, compressed names in production; plain names in development and in tests
+        # (STATIC_MANIFEST=0), which serve from the source folders without collectstatic.
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        if not DEBUG
+        if envbool("STATIC_MANIFEST", default=not DEBUG)
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }

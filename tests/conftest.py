@@ -6,15 +6,6 @@ from django.contrib.auth import get_user_model
 PASSWORD = "correct-horse-battery-staple-42"
 
 
-@pytest.fixture(autouse=True)
-def _plain_static_storage(settings):
-    # Tests don't run collectstatic; the hashed-name storage is exercised by tests/site.
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
-
-
 @pytest.fixture
 def password() -> str:
     return PASSWORD

@@ -323,7 +323,8 @@ def _mount_injured(s: StoppageSituation) -> R:
             K.EXCUSED_MOUNT_MAY_NOT_PLAY,
         ),
         restart=Restart.WHEN_MOUNT_OFF_FIELD,
-        may_change_mounts=MountChange.PLAYER_MUST_CHANGE,
+        # 21.f(1)(ii): the Umpires "may instruct the player to change"; only that player may.
+        may_change_mounts=MountChange.PLAYER_MAY_CHANGE,
         mount_may_return=MountReturn.MAY_NOT_RETURN,
     )
 

@@ -67,7 +67,7 @@ CASES: list[tuple[Incident, dict[str, object], dict[str, object]]] = [
         INC.MOUNT_INJURED,
         {},
         {
-            "may_change_mounts": "player_must_change",
+            "may_change_mounts": "player_may_change",
             "restart": "when_mount_off_field",
             "mount_may_return": "may_not_return",
             "announcement": "none",

@@ -24,12 +24,6 @@ CASE_IDS = (
 )
 
 
-@pytest.fixture(autouse=True)
-def _plain_static_storage():
-    """These tests read files only: override tests/conftest.py's Django settings fixture so they
-    also run with -p no:django."""
-
-
 def normalise(text):
     return re.sub(r"\s+", " ", text).strip()
 
