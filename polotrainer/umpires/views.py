@@ -19,6 +19,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse, translate_url
 from django.utils import timezone, translation
+from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -176,7 +177,10 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     """Mastery, activity, streak, due reviews and the history, each from a fixed few queries."""
     history = _history_page(request)
     if request.htmx and request.htmx.target == "history":
-        return render(request, "umpires/dashboard.html#history", {"history": history})
+        response = render(request, "umpires/dashboard.html#history", {"history": history})
+        # The same URL answers a fragment or the page: caches must tell them apart.
+        patch_vary_headers(response, ("HX-Request",))
+        return response
     today = timezone.localdate()
     days = activity.daily(request.user)
     sections, rules = mastery(request.user)
@@ -191,7 +195,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "total_right": sum(d.right for d in days.values()),
         "due_count": review.due_count(request.user),
     }
-    return render(request, "umpires/dashboard.html", context)
+    response = render(request, "umpires/dashboard.html", context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
 
 
 def _history_page(request: HttpRequest):  # type: ignore[no-untyped-def]
