@@ -82,6 +82,9 @@ def start(request: HttpRequest) -> HttpResponse:
 def next_question(request: HttpRequest) -> HttpResponse:
     """Pick a live scenario (one not answered lately, if any) and a fresh seed, and go there."""
     chosen = _practice_filter(request)
+    if chosen.get("mode") == Mode.REVIEW and request.user.is_authenticated:
+        # Reviewing follows the schedule, not chance: the umpires app knows what is due.
+        return redirect("umpires:review")
     live = Scenario.objects.live()
     if "rule" in chosen:
         live = live.filter(rule_id=int(chosen["rule"]))

@@ -385,6 +385,12 @@ def test_time_taken_and_mode_come_from_the_token(client, scenarios):
     assert len(attempt.nonce) == 32
 
 
+def test_review_mode_follows_the_schedule_for_a_signed_in_trainee(alice_client, scenarios):
+    response = alice_client.get("/en/practice/next/?mode=review")
+    assert response.status_code == 302
+    assert response.url == "/en/review/"
+
+
 def test_signed_in_trainee_answers_are_theirs(alice_client, trainee, scenarios):
     answer(alice_client, "t-horn-seconds", 8, {"q-seconds": "5"})
     assert Attempt.objects.get().user == trainee
