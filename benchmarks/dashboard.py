@@ -6,6 +6,7 @@ Runs on a throwaway SQLite file (WAL, as in production) with the bundled content
 umpire, answers spread over the last year across every scenario; prints the median of 20 renders.
 """
 
+import io
 import os
 import random
 import statistics
@@ -44,7 +45,7 @@ RUNS = 20
 def load() -> tuple[list[Scenario], str]:
     call_command("migrate", verbosity=0)
     try:
-        call_command("content", "load", verbosity=0)
+        call_command("content", "load", verbosity=0, stdout=io.StringIO())
         return list(Scenario.objects.live()), "bundled content"
     except Exception as exc:  # the content may be mid-edit: measure anyway
         return synthetic(), f"synthetic content (content load failed: {exc.__class__.__name__})"
