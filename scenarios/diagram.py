@@ -65,8 +65,8 @@ class Diagram:
         """The 30-, 40- and 60-yard lines at both ends, with their distance for the label."""
         out: list[dict[str, float | str]] = []
         for d in LINE_DISTANCES:
-            # The 30 and 40 lines are close: their labels lean away from each other.
-            lean = {30.0: -1, 40.0: 1}.get(d, 0)
+            # The 30 and 40 lines are close: their labels lean apart (60 leans with 40).
+            lean = {30.0: -1, 40.0: 1, 60.0: 1}.get(d, 0)
             anchor = {-1: "end", 1: "start", 0: "middle"}[lean]
             out.append(
                 {
