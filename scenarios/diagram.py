@@ -7,6 +7,8 @@ diagram is the field seen from above with the fouling team's goal on the left an
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from html import escape
 from typing import Any
 
 from polotrainer.rules import DEFAULT_FIELD, GOAL_POST_HALF_WIDTH, LINE_DISTANCES, Field
@@ -99,6 +101,39 @@ class Diagram:
     @property
     def line_label_y(self) -> float:
         return -self.half_width - 3
+
+    def ground(self, goal_label: str, side_label: str) -> str:
+        """The SVG of the field itself (lines, posts, labels): the same for every variant."""
+        return _ground(self.length, self.width, self.boarded, goal_label, side_label)
+
+
+@cache
+def _ground(length: float, width: float, boarded: bool, goal_label: str, side_label: str) -> str:
+    # Built once per field size and language: it is most of the diagram and never changes.
+    d = Diagram(length, width, boarded, (), None, None, 0, 0, 0, 0)
+    hl, hw, py = _n(d.half_length), _n(d.half_width), _n(GOAL_POST_HALF_WIDTH)
+    parts = [
+        f'<rect class="grass" x="-{hl}" y="-{hw}" width="{_n(length)}" height="{_n(width)}"/>',
+        f'<line class="centre" x1="0" x2="0" y1="-{hw}" y2="{hw}"/><circle class="spot" r="1"/>',
+    ]
+    for line in d.lines:
+        x = _n(float(line["x"]))
+        parts.append(
+            f'<line class="pline" x1="{x}" x2="{x}" y1="-{hw}" y2="{hw}"/>'
+            f'<text class="line-label {line["anchor"]}" x="{_n(float(line["tx"]))}" '
+            f'y="{_n(d.line_label_y)}">{line["label"]}</text>'
+        )
+    if boarded:
+        for y in (f"-{hw}", hw):
+            parts.append(f'<line class="boards" x1="-{hl}" x2="{hl}" y1="{y}" y2="{y}"/>')
+    for x in (f"-{hl}", hl):
+        parts.append(f'<line class="goal" x1="{x}" x2="{x}" y1="-{py}" y2="{py}"/>')
+        parts.append(f'<circle class="post" cx="{x}" cy="-{py}" r="1.5"/>')
+        parts.append(f'<circle class="post" cx="{x}" cy="{py}" r="1.5"/>')
+    label_y = _n(d.label_y)
+    parts.append(f'<text class="goal-label" x="-{hl}" y="{label_y}">◀ {escape(goal_label)}</text>')
+    parts.append(f'<text class="goal-label end" x="{hl}" y="{label_y}">{escape(side_label)}</text>')
+    return "\n".join(parts)
 
 
 def field_of(facts: Mapping[str, Any]) -> Field:

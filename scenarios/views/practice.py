@@ -16,6 +16,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
@@ -216,6 +217,9 @@ def _page(play: Play, shown: list[Shown], **extra: Any) -> dict[str, Any]:
     v = play.variant
     data = play.scenario.data
     qtypes = [q.type for q in play.questions]
+    drawn = (
+        diagram.diagram_for(v.facts) if diagram.wants_diagram(play.scenario.kind, qtypes) else None
+    )
     context = {
         "scenario": play.scenario,
         "variant": v,
@@ -223,9 +227,12 @@ def _page(play: Play, shown: list[Shown], **extra: Any) -> dict[str, Any]:
         "situation": v.render(data.get("situation", {}), play.lang),
         "title": pick(data.get("title", {}), play.lang) or play.scenario.title,
         "shown": shown,
-        "diagram": diagram.diagram_for(v.facts)
-        if diagram.wants_diagram(play.scenario.kind, qtypes)
-        else None,
+        "diagram": drawn,
+        "ground": mark_safe(  # noqa: S308 - built from numbers and escaped labels
+            drawn.ground(_("Fouling team's goal"), _("boards") if drawn.boarded else _("side line"))
+        )
+        if drawn
+        else "",
         "chosen": play.chosen,
         "query": urlencode(play.chosen),
         "replay_url": reverse("scenarios:question", args=[play.scenario.slug, v.seed]),

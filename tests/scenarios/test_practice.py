@@ -156,8 +156,8 @@ def test_place_question_never_shows_the_spot(client, scenarios, seed):
 
 def test_field_is_drawn_to_scale_with_players_and_lines(client, scenarios):
     page = client.get(q_url("t-p4-positions", 0)).content.decode()
-    assert 'class="grass" x="-150.0" y="-80.0" width="300.0" height="160.0"' in page
-    for x in ("-120.0", "-110.0", "-90.0", "120.0", "110.0", "90.0"):
+    assert 'class="grass" x="-150" y="-80" width="300" height="160"' in page
+    for x in ("-120", "-110", "-90", "120", "110", "90"):
         assert f'x1="{x}"' in page
     assert 'class="player blue" transform="translate(-100.0 -20.0)"' in page
     assert 'class="player red" transform="translate(-80.0 -0.0)"' in page
