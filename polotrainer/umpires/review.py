@@ -24,7 +24,8 @@ def rate(attempt: Attempt) -> ReviewCard:
     """Update the umpire's card for the attempt's scenario and return it."""
     assert attempt.user_id is not None
     when = attempt.created_at.astimezone(UTC)
-    with transaction.atomic():
+    # No savepoint: inside record_answers' transaction this is one more read and one write.
+    with transaction.atomic(savepoint=False):
         review_card = (
             ReviewCard.objects.select_for_update()
             .filter(user_id=attempt.user_id, scenario_id=attempt.scenario_id)

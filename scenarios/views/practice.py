@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
 from polotrainer.umpires.models import Attempt, Mode
-from polotrainer.umpires.progress import VISITOR_KEY, record_answer, visitor_id
+from polotrainer.umpires.progress import VISITOR_KEY, Answer, record_answers, visitor_id
 from scenarios import diagram, tokens
 from scenarios.localize import current_language, other_language, pick
 from scenarios.models import Scenario, Section
@@ -310,24 +310,22 @@ def answer(request: HttpRequest, slug: str, seed: int) -> HttpResponse:
 
     ruling = play.variant.ruling
     elapsed = state.elapsed_ms()
-    duplicate = False
     for item in shown:
         item.right = item.question.right_answer(ruling)
         item.correct = item.question.is_correct(item.answer, item.right)
-        attempt = record_answer(
-            request,
-            scenario_id=play.scenario.pk,
-            seed=seed,
-            question=item.id,
-            answer=item.answer,
-            correct=item.correct,
-            time_taken_ms=min(elapsed, 2**31 - 1),
-            mode=state.mode,
-            nonce=state.nonce_for(item.id),
-        )
-        duplicate = duplicate or attempt is None
         item.answer_text = _answer_text(item, item.answer, play)
         item.right_text = _answer_text(item, item.right, play)
+    attempts = record_answers(
+        request,
+        scenario_id=play.scenario.pk,
+        seed=seed,
+        answers=[
+            Answer(item.id, item.answer, item.correct, state.nonce_for(item.id)) for item in shown
+        ],
+        time_taken_ms=min(elapsed, 2**31 - 1),
+        mode=state.mode,
+    )
+    duplicate = any(attempt is None for attempt in attempts)
     context = _page(play, shown, token=token, **_feedback(play, shown), duplicate=duplicate)
     return _respond(request, context, "feedback")
 

@@ -456,4 +456,27 @@ def test_signed_in_answer_takes_few_queries(alice_client, trainee, scenarios, hi
     with CaptureQueriesContext(connection) as check:
         answer(alice_client, "t-horn-seconds", 1, {"q-seconds": "5"}, token=token)
     assert len(data_queries(check)) <= 8, data_queries(check)
-    print("signed-in answer:", len(check), "statements,", len(data_queries(check)), "data queries")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("history", [0, 200])
+def test_a_signed_in_answer_to_several_questions_takes_a_fixed_number_of_queries(
+    alice_client, trainee, scenarios, history
+):
+    from polotrainer.umpires.models import Attempt, ReviewCard
+
+    _history(scenarios["t-p4-positions"], history, user=trainee)
+    response = alice_client.get(q_url("t-p4-positions", 1))
+    token = token_of(response)
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as check:
+        response = answer(
+            alice_client, "t-p4-positions", 1, {"q-who": ["B1"], "q-req": []}, token=token
+        )
+    assert response.status_code == 200
+    # SQLite logs BEGIN IMMEDIATE/COMMIT as statements (PostgreSQL does not): count data.
+    assert len(data_queries(check)) <= 8, data_queries(check)
+    assert Attempt.objects.filter(user=trainee, question__in=["who", "req"]).count() == 2
+    assert ReviewCard.objects.filter(user=trainee).count() == 1
