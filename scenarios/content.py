@@ -94,7 +94,11 @@ def read_content(
 
 
 def _name(path: Path, root: Path) -> str:
-    return str(path.relative_to(root.parent)) if root.parent in path.parents else str(path)
+    """The file's name as an author finds it: from the project's root when inside it."""
+    for base in (CONTENT_DIR.parents[1], root.parent):
+        if base in path.parents:
+            return str(path.relative_to(base))
+    return str(path)
 
 
 def _toml(path: Path, root: Path) -> dict[str, Any]:
@@ -197,6 +201,8 @@ def _check_params(file: str, where: str, entry: Mapping[str, Any]) -> None:
     known = set()
     for name, spec in entry.get("params", {}).items():
         pwhere = f"params.{name}"
+        # The what-if control names the parameter in the page's language.
+        _texts(file, where, f"{pwhere}.label", spec.get("label"))
         if spec.get("type") == "int":
             lo, hi, default = spec.get("min"), spec.get("max"), spec.get("default")
             if not all(isinstance(v, int) for v in (lo, hi, default)) or not lo <= default <= hi:
@@ -206,8 +212,8 @@ def _check_params(file: str, where: str, entry: Mapping[str, Any]) -> None:
             if not values or spec.get("default") not in values:
                 raise ContentError(file, where, pwhere, "expected values and a default among them")
             for value in values:
-                if "labels" in spec:
-                    _texts(file, where, f"{pwhere}.labels.{value}", spec["labels"].get(str(value)))
+                labels = spec.get("labels", {})
+                _texts(file, where, f"{pwhere}.labels.{value}", labels.get(str(value)))
         else:
             raise ContentError(file, where, f"{pwhere}.type", "expected int or choice")
         known.add(name)

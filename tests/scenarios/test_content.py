@@ -30,6 +30,7 @@ SPOT = textwrap.dedent(
     crossing_y = "{crossing_y}"
 
     [scenario.params.crossing_abs]
+    label = { it = "distanza dal centro (yarde)", en = "distance from the centre (yards)" }
     type = "int"
     min = 0
     max = 75
@@ -37,6 +38,7 @@ SPOT = textwrap.dedent(
     default = 30
 
     [scenario.params.side]
+    label = { it = "lato", en = "side" }
     type = "choice"
     values = ["left", "right"]
     default = "left"
@@ -87,6 +89,7 @@ def broken(root: Path, old: str, new: str) -> None:
         ("a {crossing_abs} yarde", "a {distance} yarde", "situation.it"),
         ('section = "37.6"', 'section = "37.99"', "section"),
         ("default = 30", "default = 300", "params.crossing_abs"),
+        ('label = { it = "lato", ', "label = { ", "params.side.label.it"),
         ('"crossing_abs if', "\"__import__('os') if", "derived.crossing_y"),
     ],
 )
