@@ -16,7 +16,7 @@ from scenarios.vocabulary import player_label, team_of
 
 #: Room around the field (yards): behind the goal lines for players waiting there, and labels.
 END_MARGIN = 24.0
-SIDE_ROOM = 16.0
+SIDE_ROOM = 30.0
 LABEL_ROOM = 20.0
 FIELD_KINDS = frozenset({"penalty_spot", "penalty_positions"})
 
@@ -132,7 +132,9 @@ def _ground(length: float, width: float, boarded: bool, goal_label: str, side_la
         parts.append(f'<circle class="post" cx="{x}" cy="{py}" r="1.5"/>')
     label_y = _n(d.label_y)
     parts.append(f'<text class="goal-label" x="-{hl}" y="{label_y}">◀ {escape(goal_label)}</text>')
-    parts.append(f'<text class="goal-label end" x="{hl}" y="{label_y}">{escape(side_label)}</text>')
+    # The side label goes on a line of its own: on a phone the goal label fills the width.
+    side_y = _n(d.label_y + 12)
+    parts.append(f'<text class="goal-label end" x="{hl}" y="{side_y}">{escape(side_label)}</text>')
     return "\n".join(parts)
 
 

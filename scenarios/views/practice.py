@@ -26,8 +26,9 @@ from django_htmx.http import reswap, retarget
 from polotrainer.umpires.models import Attempt, Mode
 from polotrainer.umpires.progress import VISITOR_KEY, Answer, record_answers, visitor_id
 from scenarios import diagram, tokens
+from scenarios.glossary_links import link_terms
 from scenarios.localize import current_language, other_language, pick
-from scenarios.models import Scenario, Section
+from scenarios.models import GlossaryTerm, Scenario, Section
 from scenarios.questions import AnswerError, Question, build_questions
 from scenarios.variants import MAX_SEED, Variant, VariantError, fresh_seed, make_variant
 from scenarios.vocabulary import reason_text
@@ -224,7 +225,9 @@ def _page(play: Play, shown: list[Shown], **extra: Any) -> dict[str, Any]:
         "scenario": play.scenario,
         "variant": v,
         "seed": v.seed,
-        "situation": v.render(data.get("situation", {}), play.lang),
+        "situation": link_terms(
+            v.render(data.get("situation", {}), play.lang), play.lang, _terms(play.scenario)
+        ),
         "title": pick(data.get("title", {}), play.lang) or play.scenario.title,
         "shown": shown,
         "diagram": drawn,
@@ -409,18 +412,52 @@ def _cited(scenario: Scenario, cites: Sequence[str], lang: str) -> list[dict[str
     if cited is None:
         sections = {s.ref: s for s in Section.objects.filter(ref__in=cites)}
         other = other_language(lang)
+        terms = _terms(scenario)
+        # Stored as plain str (linked and escaped by link_terms), marked safe when shown.
         cited = [
             {
                 "ref": ref,
                 "title": pick({"it": sections[ref].title_it, "en": sections[ref].title_en}, lang),
-                "paragraphs": [pick(p, lang) for p in sections[ref].paragraphs],
-                "originals": [p.get(other, "") for p in sections[ref].paragraphs],
+                "paragraphs": [
+                    str(link_terms(pick(p, lang), lang, terms)) for p in sections[ref].paragraphs
+                ],
+                "originals": [
+                    str(link_terms(p.get(other, ""), other, terms))
+                    for p in sections[ref].paragraphs
+                ],
             }
             for ref in cites
             if ref in sections
         ]
         cache.set(key, cited, 60 * 60)
-    return cited
+    return [
+        {
+            **c,
+            "paragraphs": [mark_safe(p) for p in c["paragraphs"]],  # noqa: S308 - link_terms escaped them
+            "originals": [mark_safe(p) for p in c["originals"]],  # noqa: S308
+        }
+        for c in cited
+    ]
+
+
+@dataclass(frozen=True)
+class _GlossaryForms:
+    slug: str
+    match_it: list[str]
+    match_en: list[str]
+
+
+def _terms(scenario: Scenario) -> list[_GlossaryForms]:
+    """The glossary's word forms, cached like the cited text until the content is reloaded."""
+    key = f"practice:terms:{scenario.updated_at.timestamp()}"
+    terms = cache.get(key)
+    if terms is None:
+        terms = [
+            _GlossaryForms(t.slug, list(t.match_it), list(t.match_en))
+            for t in GlossaryTerm.objects.all()
+        ]
+        cache.set(key, terms, 60 * 60)
+    return terms
 
 
 def _reasons(ruling: Mapping[str, Any], lang: str) -> list[dict[str, str]]:

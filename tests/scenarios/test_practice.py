@@ -480,3 +480,26 @@ def test_a_signed_in_answer_to_several_questions_takes_a_fixed_number_of_queries
     assert len(data_queries(check)) <= 8, data_queries(check)
     assert Attempt.objects.filter(user=trainee, question__in=["who", "req"]).count() == 2
     assert ReviewCard.objects.filter(user=trainee).count() == 1
+
+
+# --- glossary links ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "word"), [("it", "Arbitro"), ("en", "umpire")])
+def test_glossary_terms_are_linked_in_the_situation_of_a_question(client, scenarios, lang, word):
+    from scenarios.models import GlossaryTerm
+
+    GlossaryTerm.objects.create(
+        slug="umpire",
+        term_it="Arbitro",
+        term_en="Umpire",
+        definition_it="Chi dirige la partita.",
+        definition_en="Who officiates the game.",
+        match_it=["Arbitro"],
+        match_en=["umpire"],
+    )
+    scenario = scenarios["t-p4-positions"]
+    scenario.save()  # a new updated_at: the cached glossary forms are read again
+    html = client.get(q_url("t-p4-positions", 0, lang)).content.decode()
+    assert f'href="/{lang}/glossary/#term-umpire"' in html
+    assert f">{word}</a>" in html
