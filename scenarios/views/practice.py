@@ -163,9 +163,23 @@ class Play:
 def _load(request: HttpRequest, slug: str, seed: int) -> Play:
     if seed > MAX_SEED:
         raise Http404(_("There is no such question."))
-    scenario = Scenario.objects.select_related("section", "rule").filter(slug=slug).first()
-    if scenario is None:
-        raise Http404(_("There is no such question."))
+    try:
+        # The section's and rule's long texts are not needed here (the cited text is cached).
+        scenario = (
+            Scenario.objects.select_related("section", "rule")
+            .defer(
+                "section__paragraphs",
+                "section__cases",
+                "section__spots",
+                "rule__summary_it",
+                "rule__summary_en",
+                "rule__notice_it",
+                "rule__notice_en",
+            )
+            .get(slug=slug)
+        )
+    except Scenario.DoesNotExist:
+        raise Http404(_("There is no such question.")) from None
     try:
         variant = make_variant(scenario.slug, scenario.data, seed)
     except VariantError:
