@@ -43,6 +43,25 @@ def test_bad_boolean_names_the_variable():
     assert "Traceback" not in result.stderr
 
 
+def test_manage_py_without_any_configuration_runs_as_development():
+    result = run_manage("check")
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_wsgi_entry_point_never_falls_back_to_development():
+    base = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
+    result = subprocess.run(
+        [sys.executable, "-c", "import polotrainer.wsgi"],
+        cwd=ROOT,
+        env={**base, "ALLOWED_HOSTS": "example.org"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr and "Traceback" not in result.stderr
+
+
 def test_development_fallback_only_with_debug():
     result = run_manage("check", DEBUG="1")
     assert result.returncode == 0, result.stderr
