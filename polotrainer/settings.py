@@ -55,6 +55,7 @@ if not ALLOWED_HOSTS and not DEBUG:
         "ALLOWED_HOSTS is not set: list the site's host names, comma-separated"
     )
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS")
+CSRF_FAILURE_VIEW = "polotrainer.views.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.auth",

@@ -17,5 +17,7 @@ urlpatterns += i18n_patterns(
     prefix_default_language=True,
 )
 
+handler400 = "polotrainer.views.bad_request"
+handler403 = "polotrainer.views.forbidden"
 handler404 = "polotrainer.views.not_found"
 handler500 = "polotrainer.views.server_error"

@@ -40,6 +40,21 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     return render(request, "404.html", status=404)
 
 
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The translated 400 page."""
+    return render(request, "400.html", status=400)
+
+
+def forbidden(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The translated 403 page."""
+    return render(request, "403.html", status=403)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form sent without its security token (an old page, cookies off): say what to do."""
+    return render(request, "403_csrf.html", status=403)
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
     """The translated 500 page, rendered without touching the database."""
     template = loader.get_template("500.html")

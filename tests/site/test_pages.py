@@ -92,3 +92,15 @@ def test_server_error_page_is_translated_and_needs_no_database(rf, settings):
         response = server_error(request)
     assert response.status_code == 500
     assert "Qualcosa è andato storto" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("lang", "heading"), [("it", "Il modulo è scaduto"), ("en", "The form has expired")]
+)
+def test_a_form_without_its_security_token_gets_a_translated_page(lang, heading):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    response = client.post(f"/{lang}/account/login/", {"username": "a", "password": "b"})
+    assert response.status_code == 403
+    assert heading in response.content.decode()
