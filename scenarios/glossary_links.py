@@ -7,7 +7,7 @@ text, so a paragraph does not turn into a page of links.
 """
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from functools import lru_cache
 from typing import Protocol
 
@@ -57,22 +57,50 @@ def _matches(text: str, lang: str, terms: Iterable[Term]) -> list[tuple[int, int
     return chosen
 
 
-def link_terms(text: str, lang: str, terms: Iterable[Term]) -> SafeString:
-    """`text` HTML-escaped, with the glossary forms of `lang` linked to their glossary entries.
+#: A cross-reference in the rule text to a section of ours: "21.d", "21.f(1)", "21.f(1)(i)".
+_REFERENCE = re.compile(r"(?<![\w.])(3|21|37)\.([a-l])((?:\(\d\))?)(?:\([ivx]+\))?(?![\w])")
+
+
+def _references(text: str, refs: Collection[str]) -> list[tuple[int, int, str]]:
+    """(start, end, ref) of every cross-reference in `text` that names one of `refs`."""
+    spans = []
+    for match in _REFERENCE.finditer(text):
+        ref = f"{match.group(1)}.{match.group(2)}{match.group(3)}"
+        if ref in refs:
+            spans.append((match.start(), match.end(), ref))
+    return spans
+
+
+def link_terms(
+    text: str, lang: str, terms: Iterable[Term], refs: Collection[str] = ()
+) -> SafeString:
+    """`text` HTML-escaped, with the glossary forms of `lang` linked to their glossary entries
+    and, when `refs` is given, cross-references such as "Rule 21.d" linked to those sections.
 
     Matches are whole words, case-sensitive, longest first; each term is linked at most once.
     `text` is plain text (never HTML), so no link can end up inside another. Fetch `terms` once
     per request (`list(GlossaryTerm.objects.all())`) and pass the same list for every text.
     """
-    terms = list(terms)
+    references = _references(text, refs)
+    spans = [
+        (start, end, "term", slug)
+        for start, end, slug in _matches(text, lang, list(terms))
+        if not any(start < e and s < end for s, e, _ in references)
+    ] + [(start, end, "ref", ref) for start, end, ref in references]
     glossary = reverse("scenarios:glossary")
     pieces: list[str] = []
     at = 0
-    for start, end, slug in _matches(text, lang, terms):
+    for start, end, what, key in sorted(spans):
         pieces.append(escape(text[at:start]))
-        pieces.append(
-            format_html('<a class="term" href="{}#term-{}">{}</a>', glossary, slug, text[start:end])
-        )
+        if what == "ref":
+            url = reverse("scenarios:section", args=[key])
+            pieces.append(format_html('<a class="ref-link" href="{}">{}</a>', url, text[start:end]))
+        else:
+            pieces.append(
+                format_html(
+                    '<a class="term" href="{}#term-{}">{}</a>', glossary, key, text[start:end]
+                )
+            )
         at = end
     pieces.append(escape(text[at:]))
     return mark_safe("".join(pieces))  # noqa: S308 - every piece above is escaped

@@ -23,6 +23,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
+from polotrainer.rules.vocabulary import REFS
 from polotrainer.umpires.models import Attempt, Mode
 from polotrainer.umpires.progress import VISITOR_KEY, Answer, record_answers, visitor_id
 from scenarios import diagram, tokens
@@ -433,10 +434,11 @@ def _cited(scenario: Scenario, cites: Sequence[str], lang: str) -> list[dict[str
                 "ref": ref,
                 "title": pick({"it": sections[ref].title_it, "en": sections[ref].title_en}, lang),
                 "paragraphs": [
-                    str(link_terms(pick(p, lang), lang, terms)) for p in sections[ref].paragraphs
+                    str(link_terms(pick(p, lang), lang, terms, REFS))
+                    for p in sections[ref].paragraphs
                 ],
                 "originals": [
-                    str(link_terms(p.get(other, ""), other, terms))
+                    str(link_terms(p.get(other, ""), other, terms, REFS))
                     for p in sections[ref].paragraphs
                 ],
             }

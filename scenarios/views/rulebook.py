@@ -14,6 +14,7 @@ from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET
 
 from polotrainer.rules import field
+from polotrainer.rules.vocabulary import REFS
 from scenarios.glossary_links import Term, link_terms
 from scenarios.localize import current_language, localize, other_language, pick
 from scenarios.models import GlossaryTerm, Rule, Section
@@ -56,8 +57,8 @@ class Reading:
 def _text(texts: dict[str, str], lang: str, terms: list[Term]) -> Text:
     other = other_language(lang)
     return Text(
-        link_terms(texts.get(lang, ""), lang, terms),
-        link_terms(texts.get(other, ""), other, terms),
+        link_terms(texts.get(lang, ""), lang, terms, REFS),
+        link_terms(texts.get(other, ""), other, terms, REFS),
     )
 
 

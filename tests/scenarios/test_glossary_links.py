@@ -105,3 +105,15 @@ def test_links_point_to_the_glossary_of_the_page_language():
 
 def test_plain_text_without_terms_comes_back_escaped():
     assert link_terms("l'area", "it", []) == "l&#x27;area"
+
+
+def test_cross_references_to_our_sections_link_to_them():
+    text = "as provided in Rule 21.d; change under subparagraph 21.f(1)(i), or Rule 22.h."
+    html = str(link_terms(text, "en", [], {"21.d", "21.f(1)"}))
+    assert '<a class="ref-link" href="/en/rules/section/21.d/">21.d</a>' in html
+    assert '<a class="ref-link" href="/en/rules/section/21.f(1)/">21.f(1)(i)</a>' in html
+    assert "22.h" in html and "section/22.h" not in html  # not one of ours: plain text
+
+
+def test_a_reference_is_not_linked_without_the_known_sections():
+    assert "ref-link" not in str(link_terms("Rule 21.d applies.", "en", []))
