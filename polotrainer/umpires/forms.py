@@ -28,6 +28,10 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+        # Our own wording: Django's Italian catalog runs two of its sentences together here.
+        help_texts = {
+            "username": _("Up to 150 characters: letters, digits and @ . + - _ only."),
+        }
 
     def clean_email(self) -> str:
         email = self.cleaned_data["email"].strip()
