@@ -217,14 +217,15 @@ def _check_params(file: str, where: str, entry: Mapping[str, Any]) -> None:
         else:
             raise ContentError(file, where, f"{pwhere}.type", "expected int or choice")
         known.add(name)
-    for name, source in entry.get("derived", {}).items():
+    derived = entry.get("derived", {})
+    known |= set(derived)  # derived values may read each other, in any order (no circles)
+    for name, source in derived.items():
         try:
             missing = expressions.names(source) - known
         except expressions.ExpressionError as exc:
             raise ContentError(file, where, f"derived.{name}", str(exc)) from None
         if missing:
             raise ContentError(file, where, f"derived.{name}", f"unknown name {sorted(missing)[0]}")
-        known.add(name)
     for i, source in enumerate(entry.get("constraints", [])):
         try:
             missing = expressions.names(source) - known

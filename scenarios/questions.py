@@ -166,8 +166,8 @@ def players_in(facts: Any) -> list[Mapping[str, Any]]:
         if isinstance(node, Mapping):
             if isinstance(node.get("id"), str):
                 found.setdefault(node["id"], node)
-            for value in node.values():
-                walk(value)
+            for key in sorted(node):  # jsonb does not keep key order; lists keep theirs
+                walk(node[key])
         elif isinstance(node, list | tuple):
             for item in node:
                 walk(item)

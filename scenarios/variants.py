@@ -48,7 +48,9 @@ def make_variant(slug: str, data: Mapping[str, Any], seed: int) -> Variant:
     rng = random.Random(f"{slug}:{seed}")
     last_error: Exception | None = None
     for _draw_number in range(MAX_DRAWS if seed else 1):
-        values = {name: _draw(name, spec, rng, seed == 0) for name, spec in params.items()}
+        # Drawn in name order, not stored order: PostgreSQL's jsonb does not keep the order
+        # of an object's keys, and a variant must not depend on the database it is read from.
+        values = {name: _draw(name, params[name], rng, seed == 0) for name in sorted(params)}
         try:
             values.update(_derive(data.get("derived", {}), values))
             if not all(expressions.evaluate(c, values) for c in data.get("constraints", [])):
@@ -83,9 +85,20 @@ def _draw(name: str, spec: Mapping[str, Any], rng: random.Random, canonical: boo
 
 
 def _derive(derived: Mapping[str, str], values: Mapping[str, Any]) -> dict[str, Any]:
+    """Evaluate the derived values, each once the values it reads are known (whatever order
+    they are stored in)."""
     out: dict[str, Any] = {}
-    for name, source in derived.items():
-        out[name] = expressions.evaluate(source, {**values, **out})
+    pending = dict(derived)
+    while pending:
+        ready = sorted(
+            name
+            for name, source in pending.items()
+            if expressions.names(source) <= values.keys() | out.keys()
+        )
+        if not ready:
+            raise VariantError(f"derived values read each other in a circle: {sorted(pending)}")
+        for name in ready:
+            out[name] = expressions.evaluate(pending.pop(name), {**values, **out})
     return out
 
 

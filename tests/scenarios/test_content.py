@@ -189,3 +189,29 @@ def test_expressions_compute_what_scenarios_need():
     assert expressions.evaluate("a + b <= 9 and side == 'left'", values) is True
     assert expressions.evaluate("max(a, b) - min(a, b) if a > b else 0", values) == 1
     assert expressions.evaluate("-abs(b - a)", values) == -1
+
+
+def _reversed_keys(node):
+    """The same data with every object's keys in reverse order (as jsonb may return them)."""
+    if isinstance(node, dict):
+        return {k: _reversed_keys(node[k]) for k in reversed(list(node))}
+    if isinstance(node, list):
+        return [_reversed_keys(item) for item in node]
+    return node
+
+
+def test_a_variant_does_not_depend_on_the_order_a_database_keeps_keys_in(content_dir):
+    entry = read(content_dir).scenarios[0]
+    entry["derived"] = {"far": "crossing_abs > 40", **entry["derived"]}  # reads nothing derived
+    entry["derived"]["label"] = "crossing_y if far else 0"  # reads two derived values
+    shuffled = _reversed_keys(entry)
+    for seed in range(0, 30):
+        assert make_variant("s", entry, seed).facts == make_variant("s", shuffled, seed).facts
+        assert make_variant("s", entry, seed).values == make_variant("s", shuffled, seed).values
+
+
+def test_derived_values_that_read_each_other_in_a_circle_are_refused(content_dir):
+    entry = read(content_dir).scenarios[0]
+    entry["derived"] = {"a": "b + 1", "b": "a + 1"}
+    with pytest.raises(VariantError):
+        make_variant("s", entry, 0)
