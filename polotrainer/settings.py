@@ -110,7 +110,9 @@ _sqlite_default = f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
 try:
     DATABASES = {
         "default": dj_database_url.parse(
-            os.environ.get("DATABASE_URL") or _sqlite_default, conn_max_age=60
+            os.environ.get("DATABASE_URL") or _sqlite_default,
+            conn_max_age=envint("CONN_MAX_AGE", 60),
+            conn_health_checks=True,
         )
     }
 except ValueError as exc:
@@ -120,7 +122,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers work while one writer writes; IMMEDIATE takes the write lock at the start
     # of a transaction, and the timeout makes concurrent answers wait instead of failing with
     # "database is locked".
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
