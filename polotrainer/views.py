@@ -5,6 +5,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template import loader
 from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 from django.views import i18n
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -35,30 +36,68 @@ def healthz(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok\n", content_type="text/plain")
 
 
+#: What each error page says: its heading and what happened, in the user's language.
+ERRORS = {
+    "bad_request": (
+        _("This request could not be understood"),
+        _(
+            "Something in the address or the form was not what this page expects. "
+            "Nothing was recorded."
+        ),
+    ),
+    "forbidden": (_("Not allowed"), _("You do not have access to this page.")),
+    "csrf": (
+        _("The form has expired"),
+        _(
+            "This form was sent from a page that is too old, or your browser is blocking cookies "
+            "for this site. Nothing was recorded. Go back, reload the page and send it again."
+        ),
+    ),
+    "not_found": (
+        _("Page not found"),
+        _("There is no page at this address. It may have moved, or the link may be mistyped."),
+    ),
+    "server_error": (
+        _("Something went wrong"),
+        _(
+            "The server could not finish your request. Nothing you answered is lost; please try "
+            "again in a moment."
+        ),
+    ),
+}
+
+
+def _error(request: HttpRequest, which: str, status: int) -> HttpResponse:
+    title, message = ERRORS[which]
+    # The 500 page must not touch the database: no user menu, no messages (they read the session).
+    context = {"title": title, "message": message, "minimal": status >= 500}
+    template = loader.get_template("error.html")
+    return HttpResponse(template.render(context, request), status=status)
+
+
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """The translated 404 page."""
-    return render(request, "404.html", status=404)
+    return _error(request, "not_found", 404)
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """The translated 400 page."""
-    return render(request, "400.html", status=400)
+    return _error(request, "bad_request", 400)
 
 
 def forbidden(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """The translated 403 page."""
-    return render(request, "403.html", status=403)
+    return _error(request, "forbidden", 403)
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """A form sent without its security token (an old page, cookies off): say what to do."""
-    return render(request, "403_csrf.html", status=403)
+    return _error(request, "csrf", 403)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     """The translated 500 page, rendered without touching the database."""
-    template = loader.get_template("500.html")
-    return HttpResponse(template.render({}, request), status=500)
+    return _error(request, "server_error", 500)
 
 
 @require_POST
