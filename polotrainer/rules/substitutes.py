@@ -53,6 +53,9 @@ class SubDecision(StrEnum):
     """Whether the substitution may be made, and when."""
 
     ALLOWED_NOW = "allowed_now"
+    #: Two leaving during a period, not for an injury: the one unable to finish may be replaced
+    #: now (3.b), the other change waits for the end of the period.
+    FIRST_NOW_SECOND_AT_END = "first_now_second_at_end"
     AT_END_OF_PERIOD = "at_end_of_period"
     NOT_ALLOWED = "not_allowed"
     PLAY_ON_SHORTHANDED = "play_on_shorthanded"
@@ -201,6 +204,8 @@ def _timing(s: SubstitutionSituation) -> tuple[SubDecision, ReasonKey]:
         return SubDecision.AT_END_OF_PERIOD, K.SUB_ABLE_END_OF_PERIOD
     if len(s.outgoing) == 1:
         return SubDecision.ALLOWED_NOW, K.SUB_UNABLE_ANY_TIME
-    if len(s.outgoing) == 2 and s.reason is LeaveReason.INJURED:
-        return SubDecision.ALLOWED_NOW, K.SUB_DOUBLE_ON_INJURY
+    if len(s.outgoing) == 2:
+        if s.reason is LeaveReason.INJURED:
+            return SubDecision.ALLOWED_NOW, K.SUB_DOUBLE_ON_INJURY
+        return SubDecision.FIRST_NOW_SECOND_AT_END, K.SUB_DOUBLE_ONLY_ON_INJURY
     return SubDecision.AT_END_OF_PERIOD, K.SUB_DOUBLE_ONLY_ON_INJURY

@@ -72,7 +72,8 @@ def test_a_double_substitution_only_for_an_injury() -> None:
     ruling = decide_substitution(
         sub(outgoing=("R2", "R1"), incoming=two_in, reason=LeaveReason.UNABLE_TO_CONTINUE)
     )
-    assert ruling.decision is SubDecision.AT_END_OF_PERIOD
+    # The one unable to finish may be replaced now (3.b); the second change waits.
+    assert ruling.decision is SubDecision.FIRST_NOW_SECOND_AT_END
     assert keys(ruling)[0] == "sub_double_only_on_injury"
 
 
