@@ -24,40 +24,6 @@ def visitor_id(request: HttpRequest) -> str:
     return str(visitor)
 
 
-def record_answer(
-    request: HttpRequest,
-    *,
-    scenario_id: int,
-    seed: int,
-    question: str,
-    answer: object,
-    correct: bool,
-    time_taken_ms: int | None,
-    mode: str = Mode.PRACTICE,
-    nonce: str,
-) -> Attempt | None:
-    """Record one answer; None when this question (nonce) was already answered."""
-    user = request.user if request.user.is_authenticated else None
-    try:
-        with transaction.atomic():
-            attempt = Attempt.objects.create(
-                user=user,
-                visitor="" if user else visitor_id(request),
-                scenario_id=scenario_id,
-                seed=seed,
-                question=question,
-                answer=answer,
-                correct=correct,
-                time_taken_ms=time_taken_ms,
-                mode=mode,
-                nonce=nonce,
-            )
-    except IntegrityError:
-        return None
-    after_answer(attempt)
-    return attempt
-
-
 @dataclass(frozen=True)
 class Answer:
     """One question's answer within a variant, for record_answers()."""
@@ -105,10 +71,11 @@ def record_answers(
         # either all of them are new or the form was already answered (the nonces exist).
         with transaction.atomic():
             Attempt.objects.bulk_create(fresh)
-            if fresh and user is not None:
+            if fresh:
+                # The review schedule counts the variant once: right only if all of it was.
                 summary = copy.copy(fresh[-1])
                 summary.correct = all(a.correct for a in fresh)
-                review.rate(summary)
+                after_answer(summary)
     except IntegrityError:
         return [None] * len(answers)
     by_nonce = {a.nonce: a for a in fresh}

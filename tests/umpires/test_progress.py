@@ -1,4 +1,4 @@
-"""record_answer: every answer kept once, scheduled for review when the umpire is logged in."""
+"""record_answers: every answer kept once, scheduled for review when the umpire is logged in."""
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -6,7 +6,12 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.test import RequestFactory
 
 from polotrainer.umpires.models import Attempt, Mode, ReviewCard
-from polotrainer.umpires.progress import adopt_visitor_attempts, record_answer, visitor_id
+from polotrainer.umpires.progress import (
+    Answer,
+    adopt_visitor_attempts,
+    record_answers,
+    visitor_id,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -19,17 +24,15 @@ def request_for(user=None):
 
 
 def record(request, scenario, nonce="n1", correct=True, seed=5):
-    return record_answer(
+    (attempt,) = record_answers(
         request,
         scenario_id=scenario.pk,
         seed=seed,
-        question="ruling",
-        answer={"choice": "a"},
-        correct=correct,
+        answers=[Answer("ruling", {"choice": "a"}, correct, nonce)],
         time_taken_ms=3100,
         mode=Mode.REVIEW,
-        nonce=nonce,
     )
+    return attempt
 
 
 def test_a_logged_in_answer_is_kept_with_everything_and_scheduled(trainee, rulebook):
