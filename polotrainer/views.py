@@ -10,18 +10,13 @@ from django.views import i18n
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from scenarios.home import practice_summary
+
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     """What the app is, for whom, and where to start."""
-    return render(request, "home.html", home_context(request))
-
-
-def home_context(request: HttpRequest) -> dict[str, object]:
-    # Filled in by the apps that have something to say on the home page (counts, due reviews).
-    from scenarios.home import practice_summary
-
-    return practice_summary(request)
+    return render(request, "home.html", practice_summary(request))
 
 
 @never_cache

@@ -17,7 +17,6 @@ from polotrainer.rules import KINDS, FactError, describe
 from scenarios import expressions
 from scenarios.questions import QUESTION_TYPES, build_questions, ruling_enum
 from scenarios.variants import VariantError, make_variant
-from scenarios.vocabulary import VOCABULARY_FILE
 
 CONTENT_DIR = Path(__file__).resolve().parent / "content"
 LANGS = ("it", "en")
@@ -311,7 +310,3 @@ def _check_glossary(data: Mapping[str, Any], content: Content, root: Path) -> li
             if ref not in content.sections:
                 raise ContentError(file, where, "sections", f"no section {ref!r}")
     return list(terms)
-
-
-def vocabulary_file() -> Path:
-    return VOCABULARY_FILE

@@ -91,10 +91,6 @@ class Scenario(models.Model):
     def title(self) -> str:
         return localize(self, "title")
 
-    @property
-    def is_parametric(self) -> bool:
-        return bool(self.data.get("params"))
-
 
 class GlossaryTerm(models.Model):
     slug = models.SlugField(unique=True)

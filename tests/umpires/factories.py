@@ -44,7 +44,7 @@ def make_scenario(section: Section, slug: str) -> Scenario:
 
 
 def answer(user, scenario, *, correct=True, seed=7, when=None, mode=Mode.PRACTICE, visitor=""):
-    """Record one answer directly, as record_answer would, at a chosen time."""
+    """Record one answer directly, as record_answers would, at a chosen time."""
     attempt = Attempt.objects.create(
         user=user,
         visitor=visitor,
