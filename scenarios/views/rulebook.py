@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET
 
-from polotrainer.rules import field
+from polotrainer.rules import PenaltySpotSituation, SpotPenalty, decide_penalty_spot, field
 from polotrainer.rules.vocabulary import REFS
 from scenarios.glossary_links import Term, link_terms
 from scenarios.localize import current_language, localize, other_language, pick
@@ -93,8 +93,11 @@ def spot_diagram(f: field.Field = field.DEFAULT_FIELD) -> dict[str, Any]:
     goal = f.goal_line_x
     half = f.half_width
     lines = [{"yards": int(d), "x": f.line_x(d)} for d in field.LINE_DISTANCES]
-    by_distance = {line["yards"]: line["x"] for line in lines}
-    p6 = field.P6_MAX_FROM_CENTRE
+    # Penalty 6 from a ball that crossed at the side: the engine's farthest spot bounds the band.
+    far = decide_penalty_spot(
+        PenaltySpotSituation(SpotPenalty.P6, field=f, crossing_y=f.half_width)
+    ).spot
+    p6 = far.y
     margin = 14.0
     return {
         "view_box": f"{goal - margin} {-half - 18} {-goal + 2 * margin} {2 * half + 30}",
@@ -107,18 +110,26 @@ def spot_diagram(f: field.Field = field.DEFAULT_FIELD) -> dict[str, Any]:
         "goal_depth": 3.0,
         "lines": lines,
         "label_y": -half - 5,
-        # Labels sit off the spots, alternately below and above, so neighbours 10 yards apart
-        # stay readable at phone width.
+        # Where each fixed spot is, the engine says; labels sit off the spots, alternately below
+        # and above, so neighbours 10 yards apart stay readable at phone width.
         "spots": [
-            {"penalty": "2", "x": by_distance[30], "y": 0.0, "label_dy": 15.0},
-            {"penalty": "3", "x": by_distance[40], "y": 0.0, "label_dy": -9.0},
-            {"penalty": "4", "x": by_distance[60], "y": 0.0, "label_dx": 8.0, "label_dy": 15.0},
-            {"penalty": "5b", "x": field.CENTRE.x, "y": field.CENTRE.y, "label_dx": -11.0},
+            {"penalty": penalty, **_spot(f, penalty), **offsets}
+            for penalty, offsets in (
+                ("2", {"label_dy": 15.0}),
+                ("3", {"label_dy": -9.0}),
+                ("4", {"label_dx": 8.0, "label_dy": 15.0}),
+                ("5b", {"label_dx": -11.0}),
+            )
         ],
-        "p6": {"x": by_distance[60], "top": -p6, "height": 2 * p6, "label_y": -p6 - 4},
+        "p6": {"x": far.x, "top": -p6, "height": 2 * p6, "label_y": -p6 - 4},
         "centre_x": field.CENTRE.x,
         "caption_y": half + 9,
     }
+
+
+def _spot(f: field.Field, penalty: str) -> dict[str, float]:
+    spot = decide_penalty_spot(PenaltySpotSituation(SpotPenalty(penalty), field=f)).spot
+    return {"x": spot.x, "y": spot.y}
 
 
 def _terms() -> list[Term]:
