@@ -36,7 +36,9 @@ def _matches(text: str, lang: str, terms: Iterable[Term]) -> list[tuple[int, int
         (match.start(), match.end(), term.slug)
         for term in terms
         for form in getattr(term, f"match_{lang}", None) or []
-        if form
+        # A plain substring test first: most forms are absent from most texts, and the
+        # whole-word regex is only needed where the form occurs at all.
+        if form and form in text
         for match in _pattern(form).finditer(text)
     ]
     # Longest first: a span claimed by a longer form is never linked by a shorter one, even
