@@ -106,6 +106,6 @@ def adopt_visitor_attempts(user: AbstractBaseUser, visitor: str | None) -> int:
             attempt.visitor = ""
         Attempt.objects.bulk_update(attempts, ["user", "visitor"])
     # The review schedule learns from them in the order they were given.
-    for attempt in attempts:
-        review.rate(attempt)
+    if attempts:
+        review.rate_all(user.pk, attempts)
     return len(attempts)

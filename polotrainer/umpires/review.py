@@ -4,6 +4,7 @@ A right answer rates the scenario Good, a wrong one Again. A variant asks one or
 it counts as one review, Good only when every question was answered right.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -23,7 +24,6 @@ SAME_VARIANT = timedelta(hours=1)
 def rate(attempt: Attempt) -> ReviewCard:
     """Update the umpire's card for the attempt's scenario and return it."""
     assert attempt.user_id is not None
-    when = attempt.created_at.astimezone(UTC)
     # No savepoint: inside record_answers' transaction this is one more read and one write.
     with transaction.atomic(savepoint=False):
         review_card = (
@@ -31,31 +31,58 @@ def rate(attempt: Attempt) -> ReviewCard:
             .filter(user_id=attempt.user_id, scenario_id=attempt.scenario_id)
             .first()
         )
-        if review_card is None:
-            review_card = ReviewCard(user_id=attempt.user_id, scenario_id=attempt.scenario_id)
-            before = Card(card_id=attempt.scenario_id, due=when)
-        else:
-            before = Card.from_dict(review_card.card)
-            last = before.last_review
-            same_variant = (
-                review_card.variant_seed == attempt.seed
-                and last is not None
-                and when - last <= SAME_VARIANT
-                and review_card.card_before is not None
-            )
-            if same_variant:
-                if attempt.correct or review_card.variant_rating == Rating.Again:
-                    return review_card  # this variant's rating stands
-                before = Card.from_dict(review_card.card_before)
-        rating = Rating.Good if attempt.correct else Rating.Again
-        card, _log = SCHEDULER.review_card(before, rating, review_datetime=when)
-        review_card.card = dict(card.to_dict())
-        review_card.due = card.due
-        review_card.variant_seed = attempt.seed
-        review_card.variant_rating = int(rating)
-        review_card.card_before = dict(before.to_dict())
-        review_card.save()
+        review_card, changed = _review(review_card, attempt)
+        if changed:
+            review_card.save()
     return review_card
+
+
+def rate_all(user_id: int, attempts: Sequence[Attempt]) -> None:
+    """Rate many attempts of one umpire, in order, in three queries whatever their number."""
+    with transaction.atomic():
+        cards = {
+            c.scenario_id: c
+            for c in ReviewCard.objects.select_for_update().filter(
+                user_id=user_id, scenario_id__in={a.scenario_id for a in attempts}
+            )
+        }
+        existing = set(cards)
+        for attempt in attempts:
+            cards[attempt.scenario_id], _ = _review(cards.get(attempt.scenario_id), attempt)
+        ReviewCard.objects.bulk_create([c for k, c in cards.items() if k not in existing])
+        ReviewCard.objects.bulk_update(
+            [c for k, c in cards.items() if k in existing],
+            ["card", "due", "variant_seed", "variant_rating", "card_before"],
+        )
+
+
+def _review(review_card: ReviewCard | None, attempt: Attempt) -> tuple[ReviewCard, bool]:
+    """The card after the attempt (not saved), and whether it changed."""
+    when = attempt.created_at.astimezone(UTC)
+    if review_card is None:
+        review_card = ReviewCard(user_id=attempt.user_id, scenario_id=attempt.scenario_id)
+        before = Card(card_id=attempt.scenario_id, due=when)
+    else:
+        before = Card.from_dict(review_card.card)
+        last = before.last_review
+        same_variant = (
+            review_card.variant_seed == attempt.seed
+            and last is not None
+            and when - last <= SAME_VARIANT
+            and review_card.card_before is not None
+        )
+        if same_variant:
+            if attempt.correct or review_card.variant_rating == Rating.Again:
+                return review_card, False  # this variant's rating stands
+            before = Card.from_dict(review_card.card_before)
+    rating = Rating.Good if attempt.correct else Rating.Again
+    card, _log = SCHEDULER.review_card(before, rating, review_datetime=when)
+    review_card.card = dict(card.to_dict())
+    review_card.due = card.due
+    review_card.variant_seed = attempt.seed
+    review_card.variant_rating = int(rating)
+    review_card.card_before = dict(before.to_dict())
+    return review_card, True
 
 
 def end_of_today() -> datetime:

@@ -68,3 +68,14 @@ def test_adopting_moves_only_that_visitors_answers(trainee, rulebook):
     assert Attempt.objects.filter(user=None).count() == 1
     assert ReviewCard.objects.filter(user=trainee).count() == 2
     assert adopt_visitor_attempts(trainee, "") == 0
+
+
+def test_adopting_many_answers_takes_a_fixed_number_of_queries(
+    trainee, rulebook, django_assert_max_num_queries
+):
+    mine = request_for()
+    for n in range(40):
+        record(mine, rulebook["3b" if n % 2 else "21a"], nonce=f"m{n}", seed=n)
+    with django_assert_max_num_queries(8):
+        assert adopt_visitor_attempts(trainee, visitor_id(mine)) == 40
+    assert ReviewCard.objects.filter(user=trainee).count() == 2
