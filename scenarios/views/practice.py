@@ -23,6 +23,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
+from polotrainer.rules import Point
 from polotrainer.rules.vocabulary import REFS
 from polotrainer.umpires.models import Attempt, Mode
 from polotrainer.umpires.progress import VISITOR_KEY, Answer, record_answers, visitor_id
@@ -361,11 +362,12 @@ def _parse(item: Shown, play: Play) -> Any:
         return q.parse(item.values)
     # The form asks for yards from the fouling team's goal line and across from the centre
     # line, the way an umpire measures; the engine's frame has its origin at the centre.
-    half_length, half_width = play.bounds
-    point = q.parse(item.values)
-    if not (0 <= point["x"] <= 2 * half_length and abs(point["y"]) <= half_width):
+    field = diagram.field_of(play.variant.facts)
+    typed = q.parse(item.values)
+    spot = Point(typed["x"] - field.length / 2, typed["y"])
+    if not field.contains(spot):
         raise AnswerError("off_field")
-    return {"x": point["x"] - half_length, "y": point["y"]}
+    return {"x": spot.x, "y": spot.y}
 
 
 def _answer_text(item: Shown, value: Any, play: Play) -> str:
