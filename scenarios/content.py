@@ -173,7 +173,7 @@ def _check_scenario(
     questions = entry.get("question", [])
     if not questions:
         raise ContentError(file, where, "question", "expected at least one question")
-    schema = describe(kind)["ruling"]
+    schema = describe(str(kind))["ruling"]
     seen: set[str] = set()
     for q in questions:
         qwhere = f"question {q.get('id')}"

@@ -19,9 +19,12 @@ from django.utils.safestring import SafeString, mark_safe
 class Term(Protocol):
     """What the linker needs of a glossary term (a `GlossaryTerm` row fits)."""
 
-    slug: str
-    match_it: list[str]
-    match_en: list[str]
+    @property
+    def slug(self) -> str: ...
+    @property
+    def match_it(self) -> list[str]: ...
+    @property
+    def match_en(self) -> list[str]: ...
 
 
 @lru_cache(maxsize=512)

@@ -4,6 +4,10 @@ The files are the source of truth; `manage.py content load` upserts them here by
 attempts can refer to scenarios. Texts carry both languages side by side (`*_it`, `*_en`).
 """
 
+import hashlib
+import json
+from typing import Any
+
 from django.db import models
 
 from scenarios.localize import localize
@@ -76,6 +80,10 @@ class Scenario(models.Model):
     # explanation, citations), kept as authored so variants render exactly what the file says.
     data = models.JSONField()
     source_file = models.CharField(max_length=200)
+    # A short hash of `data` (and the kind): what every answer records as its content version,
+    # and the key of the caches of parsed specs and variants, so a changed file is never read
+    # from a stale cache.
+    version = models.CharField(max_length=16, default="", editable=False)
     retired = models.BooleanField(default=False, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -87,9 +95,21 @@ class Scenario(models.Model):
     def __str__(self) -> str:
         return self.slug
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.version = content_version(self.kind, self.data)
+        if kwargs.get("update_fields") is not None and "data" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "version"}
+        super().save(*args, **kwargs)
+
     @property
     def title(self) -> str:
         return localize(self, "title")
+
+
+def content_version(kind: str, data: Any) -> str:
+    """A short, stable hash of a scenario's content (key order does not matter)."""
+    canonical = json.dumps([kind, data], sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 
 class GlossaryTerm(models.Model):

@@ -9,23 +9,36 @@ import math
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 from functools import cache
 from typing import Any
 
 from polotrainer.rules import KINDS, describe
 from scenarios.vocabulary import enum_label, player_label
 
+
+class QuestionType(StrEnum):
+    """How a question is answered; follows from the type of the ruling field it asks."""
+
+    CHOICE = "choice"
+    MULTI = "multi"
+    BOOL = "bool"
+    NUMBER = "number"
+    PLAYERS = "players"
+    PLACE = "place"
+
+
+#: The question type for each type of ruling field in the engine's schema (`describe`).
 QUESTION_TYPES = {
-    "enum": "choice",
-    "enums": "multi",
-    "bool": "bool",
-    "int": "number",
-    "number": "number",
-    "ids": "players",
-    "point": "place",
+    "enum": QuestionType.CHOICE,
+    "enums": QuestionType.MULTI,
+    "bool": QuestionType.BOOL,
+    "int": QuestionType.NUMBER,
+    "number": QuestionType.NUMBER,
+    "ids": QuestionType.PLAYERS,
+    "point": QuestionType.PLACE,
 }
-DEFAULT_TOLERANCE = {"place": 2.0, "number": 0.0}
+DEFAULT_TOLERANCE = {QuestionType.PLACE: 2.0, QuestionType.NUMBER: 0.0}
 
 
 class AnswerError(ValueError):
@@ -46,7 +59,7 @@ class Option:
 class Question:
     id: str
     ask: str
-    type: str
+    type: QuestionType
     prompt: Mapping[str, str]
     options: Sequence[Option]
     tolerance: float

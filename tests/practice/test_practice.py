@@ -8,8 +8,8 @@ import pytest
 from django.core import signing
 from django.urls import reverse
 
+from polotrainer.practice import tokens
 from polotrainer.umpires.models import Attempt
-from scenarios import tokens
 from scenarios.questions import build_questions
 from scenarios.variants import MAX_SEED, make_variant
 from tests.scenarios.conftest import SPOT, make_scenario
@@ -243,17 +243,21 @@ def test_whatif_shows_the_ruling_for_a_changed_fact(client, scenarios):
         client, "t-safety-spot", 0, right_form(scenarios["t-safety-spot"], 0), htmx=True
     ).content.decode()
     proof = re.search(r'name="proof" value="([^"]+)"', body).group(1)
-    url = reverse("scenarios:whatif", args=["t-safety-spot", 0])
+    url = reverse("practice:whatif", args=["t-safety-spot", 0])
     for extra in ({}, HX):
         response = client.get(url, {"proof": proof, "param": "side", "value": "right"}, **extra)
         assert response.status_code == 200
         text = response.content.decode()
-        assert "60 yards from the fouling team&#x27;s goal line, +40 across" in text
-        assert "60 yards from the fouling team&#x27;s goal line, -40 across" in text
+        assert (
+            "60 yards from the fouling team&#x27;s goal line, 40 yards left of the centre" in text
+        )
+        assert (
+            "60 yards from the fouling team&#x27;s goal line, 40 yards right of the centre" in text
+        )
 
 
 def test_whatif_needs_an_answer_first(client, scenarios):
-    url = reverse("scenarios:whatif", args=["t-safety-spot", 0])
+    url = reverse("practice:whatif", args=["t-safety-spot", 0])
     response = client.get(url, {"proof": "x", "param": "side", "value": "right"})
     assert response.status_code == 400
     assert b"+40" not in response.content
@@ -313,7 +317,7 @@ def test_bad_answer_message_in_italian(client, scenarios):
     from django.utils import translation
 
     with translation.override("it"):
-        from scenarios.views.practice import ANSWER_ERRORS
+        from polotrainer.practice.views import ANSWER_ERRORS
 
         expected = str(ANSWER_ERRORS["not_a_number"])
     body = answer(client, "t-horn-seconds", 3, {"q-seconds": "cinque"}, lang="it").content.decode()
@@ -463,7 +467,7 @@ def test_signed_in_answer_takes_few_queries(alice_client, trainee, scenarios, hi
 def test_a_signed_in_answer_to_several_questions_takes_a_fixed_number_of_queries(
     alice_client, trainee, scenarios, history
 ):
-    from polotrainer.umpires.models import Attempt, ReviewCard
+    from polotrainer.umpires.models import Attempt, ScenarioProgress
 
     _history(scenarios["t-p4-positions"], history, user=trainee)
     response = alice_client.get(q_url("t-p4-positions", 1))
@@ -479,7 +483,7 @@ def test_a_signed_in_answer_to_several_questions_takes_a_fixed_number_of_queries
     # SQLite logs BEGIN IMMEDIATE/COMMIT as statements (PostgreSQL does not): count data.
     assert len(data_queries(check)) <= 8, data_queries(check)
     assert Attempt.objects.filter(user=trainee, question__in=["who", "req"]).count() == 2
-    assert ReviewCard.objects.filter(user=trainee).count() == 1
+    assert ScenarioProgress.objects.filter(user=trainee).count() == 1
 
 
 # --- glossary links ----------------------------------------------------------------------------
@@ -503,3 +507,13 @@ def test_glossary_terms_are_linked_in_the_situation_of_a_question(client, scenar
     html = client.get(q_url("t-p4-positions", 0, lang)).content.decode()
     assert f'href="/{lang}/glossary/#term-umpire"' in html
     assert f">{word}</a>" in html
+
+
+def test_pages_go_out_compressed_to_browsers_that_accept_it(client, scenarios):
+    import gzip
+
+    response = client.get(q_url("t-safety-spot", 3), HTTP_ACCEPT_ENCODING="gzip, br")
+    assert response["Content-Encoding"] == "gzip"
+    assert b"t-safety-spot" in gzip.decompress(response.content)
+    plain = client.get(q_url("t-safety-spot", 3))
+    assert not plain.has_header("Content-Encoding")

@@ -1,0 +1,499 @@
+"""The quiz core: pose a scenario's variant as questions, and check the answers given to it.
+
+Practice, exams and clinics call the same functions and know nothing of each other:
+
+    posed = pose(scenario, seed, "it")          # what the page shows: texts, diagram, questions
+    checked = check(posed, {"q-spot-along": ["30"], ...})   # per question: given, right, why
+
+`check` first reads the submitted values (`read`); when any is not an answer of its question's
+kind, nothing is graded and every question carries its error code. Exams save answers one by
+one with `read_one` and grade them later with `grade`. Nothing here knows HTTP: the submitted
+values are a mapping of field name to list of strings, as a form sends them.
+
+No answer key exists: the right answer is whatever the engine rules for the variant, and a
+variant frozen elsewhere (an exam attempt) can be posed again exactly as it was ruled then.
+"""
+
+import copy
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils import translation
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from polotrainer.rules import Point
+from scenarios import diagram
+from scenarios.glossary_links import link_terms
+from scenarios.localize import pick
+from scenarios.questions import AnswerError, Question, QuestionType, build_questions
+from scenarios.spec import Param, ScenarioSpec, spec_of
+from scenarios.texts import SectionText, glossary_terms, section_texts
+from scenarios.variants import Variant, VariantError, make_variant
+from scenarios.vocabulary import reason_text
+
+__all__ = [
+    "AnswerError",
+    "Check",
+    "Marked",
+    "Option",
+    "PlaceInput",
+    "Posed",
+    "PosedQuestion",
+    "QuestionType",
+    "Reason",
+    "VariantError",
+    "WhatIf",
+    "check",
+    "grade",
+    "pose",
+    "read",
+    "read_one",
+    "variant_of",
+    "what_if",
+    "what_if_controls",
+]
+
+
+# --- posing ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice of a choice, multi, yes/no or pick-the-players question."""
+
+    value: str
+    label: str
+    id: str
+
+
+@dataclass(frozen=True)
+class PlaceInput:
+    """What a place question's inputs need: the field's size and the tolerance, in yards."""
+
+    length: float
+    half_width: float
+    tolerance: float
+
+
+@dataclass(frozen=True)
+class PosedQuestion:
+    """One question as a form shows it."""
+
+    id: str
+    type: QuestionType
+    prompt: str
+    options: tuple[Option, ...]
+    tolerance: float
+    place: PlaceInput | None
+    source: Question = field(repr=False)
+
+    @property
+    def name(self) -> str:
+        """The form field's name (a place question has `-along` and `-across` after it)."""
+        return f"q-{self.id}"
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        if self.type == QuestionType.PLACE:
+            return (f"{self.name}-along", f"{self.name}-across")
+        return (self.name,)
+
+
+@dataclass(frozen=True)
+class Posed:
+    """One variant of one scenario, posed in one language."""
+
+    scenario_id: int
+    slug: str
+    seed: int
+    lang: str
+    version: str
+    stamp: str
+    spec: ScenarioSpec = field(repr=False)
+    variant: Variant = field(repr=False)
+    title: str
+    situation: SafeString
+    diagram: diagram.Diagram | None
+    questions: tuple[PosedQuestion, ...]
+
+    @property
+    def kind(self) -> str:
+        return self.spec.kind
+
+    @property
+    def has_place(self) -> bool:
+        return any(q.type == QuestionType.PLACE for q in self.questions)
+
+
+_VARIANTS: "OrderedDict[tuple[str, str, int], Variant]" = OrderedDict()
+_POSED: "OrderedDict[tuple[str, str, int, str, str], Posed]" = OrderedDict()
+_CACHE_SIZE = 1024
+
+
+def _remember(store: "OrderedDict[Any, Any]", key: Any, value: Any) -> Any:
+    store[key] = value
+    if len(store) > _CACHE_SIZE:
+        store.popitem(last=False)
+    return value
+
+
+def variant_of(scenario: Any, seed: int) -> Variant:
+    """The variant `seed` of a Scenario row, ruled by the engine (cached per content version).
+
+    VariantError when the seed is out of range or no valid variant exists for it.
+    """
+    key = (scenario.slug, scenario.version, seed)
+    found = _VARIANTS.get(key)
+    if found is not None:
+        _VARIANTS.move_to_end(key)
+        return found
+    return _remember(_VARIANTS, key, make_variant(scenario.slug, scenario.data, seed))
+
+
+def pose(scenario: Any, seed: int, lang: str, frozen: Variant | None = None) -> Posed:
+    """Pose variant `seed` of `scenario` in `lang`; `frozen` poses a variant ruled earlier.
+
+    VariantError when no variant can be made for the seed.
+    """
+    stamp = f"{scenario.updated_at.timestamp():.6f}" if scenario.updated_at else ""
+    key = (scenario.slug, scenario.version, seed, lang, stamp)
+    if frozen is None and (found := _POSED.get(key)) is not None:
+        return found
+    spec = spec_of(scenario)
+    variant = frozen or variant_of(scenario, seed)
+    questions = build_questions(spec.kind, spec.data, variant.facts)
+    half_length, half_width = diagram.bounds(variant.facts)
+    posed_questions = tuple(
+        PosedQuestion(
+            id=q.id,
+            type=q.type,
+            prompt=pick(q.prompt, lang),
+            options=tuple(
+                Option(o.value, pick(o.label, lang), f"q-{q.id}-{i}")
+                for i, o in enumerate(q.options)
+            ),
+            tolerance=q.tolerance,
+            place=PlaceInput(half_length * 2, half_width, q.tolerance)
+            if q.type == QuestionType.PLACE
+            else None,
+            source=q,
+        )
+        for q in questions
+    )
+    drawn = (
+        diagram.diagram_for(variant.facts)
+        if diagram.wants_diagram(spec.kind, [q.type for q in questions])
+        else None
+    )
+    posed = Posed(
+        scenario_id=scenario.pk,
+        slug=scenario.slug,
+        seed=seed,
+        lang=lang,
+        version=scenario.version,
+        stamp=stamp,
+        spec=spec,
+        variant=variant,
+        title=variant.render(spec.title.as_dict(), lang) or scenario.title,
+        situation=link_terms(
+            variant.render(spec.situation.as_dict(), lang), lang, glossary_terms(stamp)
+        ),
+        diagram=drawn,
+        questions=posed_questions,
+    )
+    return posed if frozen is not None else _remember(_POSED, key, posed)
+
+
+# --- reading and checking ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Marked:
+    """One question after reading (and, unless refused, grading) the trainee's answer."""
+
+    question: PosedQuestion
+    values: tuple[str, ...]
+    error: str = ""
+    given: Any = None
+    right: Any = None
+    correct: bool = False
+    given_text: str = ""
+    right_text: str = ""
+
+    @property
+    def id(self) -> str:
+        return self.question.id
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One of the engine's reasons, as a sentence, with the section that decided it."""
+
+    text: str
+    ref: str
+
+
+@dataclass(frozen=True)
+class Check:
+    """The answers to a posed variant, checked: per question, and why."""
+
+    posed: Posed
+    items: tuple[Marked, ...]
+    reasons: tuple[Reason, ...] = ()
+    cited: tuple[SectionText, ...] = ()
+    explanation: str = ""
+
+    @property
+    def refused(self) -> bool:
+        """Some answer was not an answer of its question's kind: nothing was graded."""
+        return any(item.error for item in self.items)
+
+    @property
+    def right_count(self) -> int:
+        return sum(1 for item in self.items if item.correct)
+
+    @property
+    def total(self) -> int:
+        return len(self.items)
+
+
+def read_one(posed: Posed, question: PosedQuestion, submitted: Mapping[str, Sequence[str]]) -> Any:
+    """One question's answer from the submitted values; AnswerError (with `.code`) if none."""
+    if question.type == QuestionType.PLACE:
+        values = [next(iter(submitted.get(name, ())), "") for name in question.fields]
+        typed = question.source.parse(values)
+        # The form asks for yards from the fouling team's goal line and across from the centre
+        # line, the way an umpire measures; the engine's frame has its origin at the centre.
+        ground = diagram.field_of(posed.variant.facts)
+        spot = Point(typed["x"] - ground.length / 2, typed["y"])
+        if not ground.contains(spot):
+            raise AnswerError("off_field")
+        return {"x": spot.x, "y": spot.y}
+    return question.source.parse(list(submitted.get(question.name, ())))
+
+
+def _values(question: PosedQuestion, submitted: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
+    if question.type == QuestionType.PLACE:
+        return tuple(next(iter(submitted.get(name, ())), "") for name in question.fields)
+    return tuple(submitted.get(question.name, ()))
+
+
+def read(posed: Posed, submitted: Mapping[str, Sequence[str]]) -> tuple[Marked, ...]:
+    """Every question's answer read from the submitted values, or its error code; no grading."""
+    items = []
+    for q in posed.questions:
+        values = _values(q, submitted)
+        try:
+            items.append(Marked(q, values, given=read_one(posed, q, submitted)))
+        except AnswerError as exc:
+            items.append(Marked(q, values, error=exc.code))
+    return tuple(items)
+
+
+def grade(posed: Posed, given: Mapping[str, Any]) -> tuple[Marked, ...]:
+    """Every question marked against the engine's ruling, from answers already read."""
+    ruling = posed.variant.ruling
+    items = []
+    for q in posed.questions:
+        right = q.source.right_answer(ruling)
+        answer = given.get(q.id)
+        items.append(
+            Marked(
+                q,
+                (),
+                given=answer,
+                right=right,
+                correct=answer is not None and q.source.is_correct(answer, right),
+                given_text=answer_text(posed, q, answer) if answer is not None else "",
+                right_text=answer_text(posed, q, right),
+            )
+        )
+    return tuple(items)
+
+
+def check(posed: Posed, submitted: Mapping[str, Sequence[str]]) -> Check:
+    """Read and grade every answer, with the engine's reasons and the cited rule text.
+
+    When any answer is refused, the check carries only the reading (with error codes) and no
+    right answer, so a refused form gives nothing away.
+    """
+    items = read(posed, submitted)
+    if any(item.error for item in items):
+        return Check(posed, items)
+    graded = grade(posed, {item.id: item.given for item in items})
+    marked = tuple(
+        Marked(g.question, r.values, "", g.given, g.right, g.correct, g.given_text, g.right_text)
+        for g, r in zip(graded, items, strict=True)
+    )
+    return Check(
+        posed,
+        marked,
+        reasons=reasons(posed.variant.ruling, posed.lang),
+        cited=tuple(section_texts(cited_refs(posed), posed.lang, posed.stamp)),
+        explanation=posed.spec.explanation.pick(posed.lang),
+    )
+
+
+def reasons(ruling: Mapping[str, Any], lang: str) -> tuple[Reason, ...]:
+    """The engine's reasons as sentences in `lang`, each with the section that decided it."""
+    out = []
+    for reason in ruling.get("reasons", []):
+        try:
+            text = pick(reason_text(reason["key"]), lang)
+        except KeyError:
+            text = reason["key"].replace("_", " ")
+        out.append(Reason(text, reason["ref"]))
+    return tuple(out)
+
+
+def cited_refs(posed: Posed) -> list[str]:
+    """The sections the feedback shows: those the engine's reasons cite, then the scenario's."""
+    refs = [r["ref"] for r in posed.variant.ruling.get("reasons", [])]
+    return list(dict.fromkeys([*refs, *posed.spec.cites]))
+
+
+def answer_text(posed: Posed, question: PosedQuestion, value: Any) -> str:
+    """An answer (the trainee's or the engine's) in words, in the posed language."""
+    labels = {o.value: o.label for o in question.options}
+    with translation.override(posed.lang):
+        match question.type:
+            case QuestionType.CHOICE:
+                return labels.get(value, str(value))
+            case QuestionType.BOOL:
+                return labels["true" if value else "false"]
+            case QuestionType.MULTI | QuestionType.PLAYERS:
+                return ", ".join(labels.get(v, str(v)) for v in value) or _("none")
+            case QuestionType.PLACE:
+                return place_text(value, diagram.bounds(posed.variant.facts)[0])
+        return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def place_text(value: Mapping[str, float], half_length: float) -> str:
+    """A spot in the words an umpire uses: yards from the goal line, left or right of centre.
+
+    Left and right are as seen from behind the fouling team's goal, looking up the field (the
+    top of the diagram is the left).
+    """
+    along = value["x"] + half_length
+    across = value["y"]
+    from_line = ngettext(
+        "%(yards)s yard from the fouling team's goal line",
+        "%(yards)s yards from the fouling team's goal line",
+        _plural(along),
+    ) % {"yards": _number(along)}
+    if abs(across) < 0.05:
+        side = _("level with the centre of the goal")
+    elif across > 0:
+        side = ngettext(
+            "%(yards)s yard left of the centre",
+            "%(yards)s yards left of the centre",
+            _plural(across),
+        ) % {"yards": _number(abs(across))}
+    else:
+        side = ngettext(
+            "%(yards)s yard right of the centre",
+            "%(yards)s yards right of the centre",
+            _plural(across),
+        ) % {"yards": _number(abs(across))}
+    return _("%(from_line)s, %(side)s") % {"from_line": from_line, "side": side}
+
+
+def _number(value: float) -> str:
+    return f"{round(value, 1):g}"
+
+
+def _plural(value: float) -> int:
+    return 1 if abs(round(value, 1)) == 1 else 2
+
+
+# --- what if -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Control:
+    """One what-if control: a parameter of the variant, with its current value."""
+
+    param: Param
+    label: str
+    value: Any
+    choices: tuple[tuple[str, str, bool], ...] = ()  # (value, label, selected)
+
+
+@dataclass(frozen=True)
+class WhatIfRow:
+    prompt: str
+    original: str
+    changed: str
+
+    @property
+    def differs(self) -> bool:
+        return self.original != self.changed
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    """The ruling of the same variant with one fact changed, beside the original."""
+
+    param: str
+    situation: str
+    rows: tuple[WhatIfRow, ...]
+    reasons: tuple[Reason, ...]
+
+
+def what_if_controls(posed: Posed) -> tuple[Control, ...]:
+    """One control per parameter: change its value, see the ruling change."""
+    out = []
+    for param in posed.spec.params.values():
+        current = posed.variant.values[param.name]
+        label = param.label.pick(posed.lang) or param.name.replace("_", " ")
+        choices = tuple((str(v), param.label_of(v, posed.lang), v == current) for v in param.values)
+        out.append(Control(param, label, current, choices))
+    return tuple(out)
+
+
+def what_if(posed: Posed, name: str, raw: str) -> WhatIf:
+    """The variant with parameter `name` set to `raw`, ruled; VariantError if not a situation."""
+    param = posed.spec.params.get(name)
+    if param is None:
+        raise VariantError("unknown parameter")
+    value: Any
+    if param.type == "int":
+        try:
+            value = int(raw)
+        except ValueError:
+            raise VariantError("not a number") from None
+        if not param.min <= value <= param.max:
+            raise VariantError("out of range")
+    else:
+        matches = [v for v in param.values if str(v) == raw]
+        if not matches:
+            raise VariantError("unknown value")
+        value = matches[0]
+    # Seed 0 of a copy whose defaults are this variant's values, with the one changed.
+    data = copy.deepcopy(dict(posed.spec.data))
+    for pname, pspec in data.get("params", {}).items():
+        pspec["default"] = posed.variant.values[pname]
+    data["params"][name]["default"] = value
+    data.pop("constraints", None)  # a what-if may leave the drawn range; the engine still rules
+    try:
+        changed = make_variant(posed.slug, data, 0)
+    except (VariantError, ValueError, KeyError) as exc:
+        raise VariantError(str(exc)) from None
+    rows = tuple(
+        WhatIfRow(
+            prompt=q.prompt,
+            original=answer_text(posed, q, q.source.right_answer(posed.variant.ruling)),
+            changed=answer_text(posed, q, q.source.right_answer(changed.ruling)),
+        )
+        for q in posed.questions
+    )
+    return WhatIf(
+        param=name,
+        situation=changed.render(posed.spec.situation.as_dict(), posed.lang),
+        rows=rows,
+        reasons=reasons(changed.ruling, posed.lang),
+    )
