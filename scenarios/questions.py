@@ -26,6 +26,7 @@ class QuestionType(StrEnum):
     NUMBER = "number"
     PLAYERS = "players"
     PLACE = "place"
+    ORDER = "order"
 
 
 #: The question type for each type of ruling field in the engine's schema (`describe`).
@@ -37,6 +38,7 @@ QUESTION_TYPES = {
     "number": QuestionType.NUMBER,
     "ids": QuestionType.PLAYERS,
     "point": QuestionType.PLACE,
+    "sequence": QuestionType.ORDER,
 }
 DEFAULT_TOLERANCE = {QuestionType.PLACE: 2.0, QuestionType.NUMBER: 0.0}
 
@@ -68,6 +70,8 @@ class Question:
         value = ruling[self.ask]
         if self.type in {"multi", "players"}:
             return sorted(value)
+        if self.type == "order":
+            return list(value)
         return value
 
     def parse(self, raw: Sequence[str]) -> Any:
@@ -96,6 +100,11 @@ class Question:
                 if not math.isfinite(number) or abs(number) > 10_000:
                     raise AnswerError("not_a_number")
                 return int(number) if number.is_integer() else number
+            case "order":
+                # The steps in the order given: every offered step exactly once.
+                if len(values) != len(allowed) or set(values) != allowed:
+                    raise AnswerError("not_an_order")
+                return values
             case "place":
                 if len(values) != 2:
                     raise AnswerError("missing")
@@ -116,9 +125,15 @@ class Question:
         return bool(answer == right)
 
 
-def build_questions(kind: str, data: Mapping[str, Any], facts: Mapping[str, Any]) -> list[Question]:
-    """The questions of a scenario's entry, for one variant's facts (players come from them)."""
-    ruling_schema = describe(kind)["ruling"]
+def build_questions(
+    kind: str,
+    data: Mapping[str, Any],
+    facts: Mapping[str, Any],
+    ruling: Mapping[str, Any] | None = None,
+) -> list[Question]:
+    """The questions of a scenario's entry, for one variant's facts (players come from them)
+    and its ruling (an order question offers the steps the ruling puts in order)."""
+    ruling_schema = _ruling_schema(kind)
     questions = []
     for entry in data.get("question", []):
         field = entry["ask"]
@@ -129,7 +144,7 @@ def build_questions(kind: str, data: Mapping[str, Any], facts: Mapping[str, Any]
                 ask=field,
                 type=qtype,
                 prompt=entry["prompt"],
-                options=_options(kind, field, qtype, entry, ruling_schema[field], facts),
+                options=_options(kind, field, qtype, entry, ruling_schema[field], facts, ruling),
                 tolerance=float(entry.get("tolerance", DEFAULT_TOLERANCE.get(qtype, 0.0))),
             )
         )
@@ -143,7 +158,12 @@ def _options(
     entry: Mapping[str, Any],
     schema: Mapping[str, Any],
     facts: Mapping[str, Any],
+    ruling: Mapping[str, Any] | None,
 ) -> list[Option]:
+    if qtype == "order":
+        enum_name = ruling_enum(kind, field)
+        steps = ruling[field] if ruling is not None else schema["choices"]
+        return [Option(v, enum_label(enum_name, v)) for v in steps]
     if qtype in {"choice", "multi"}:
         enum_name = ruling_enum(kind, field)
         values = entry.get("options") or schema["choices"]
@@ -156,6 +176,11 @@ def _options(
     if qtype == "players":
         return [Option(p["id"], player_label(p)) for p in players_in(facts)]
     return []
+
+
+@cache
+def _ruling_schema(kind: str) -> Mapping[str, Any]:
+    return describe(kind)["ruling"]
 
 
 @cache

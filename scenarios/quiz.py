@@ -15,6 +15,7 @@ variant frozen elsewhere (an exam attempt) can be posed again exactly as it was 
 """
 
 import copy
+import random
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -92,6 +93,11 @@ class PosedQuestion:
     source: Question = field(repr=False)
 
     @property
+    def places(self) -> range:
+        """The places an order question's steps can take: 1 to the number of steps."""
+        return range(1, len(self.options) + 1)
+
+    @property
     def name(self) -> str:
         """The form field's name (a place question has `-along` and `-across` after it)."""
         return f"q-{self.id}"
@@ -100,6 +106,8 @@ class PosedQuestion:
     def fields(self) -> tuple[str, ...]:
         if self.type == QuestionType.PLACE:
             return (f"{self.name}-along", f"{self.name}-across")
+        if self.type == QuestionType.ORDER:
+            return tuple(f"{self.name}-{o.value}" for o in self.options)
         return (self.name,)
 
 
@@ -165,7 +173,7 @@ def pose(scenario: Any, seed: int, lang: str, frozen: Variant | None = None) -> 
         return found
     spec = spec_of(scenario)
     variant = frozen or variant_of(scenario, seed)
-    questions = build_questions(spec.kind, spec.data, variant.facts)
+    questions = build_questions(spec.kind, spec.data, variant.facts, variant.ruling)
     half_length, half_width = diagram.bounds(variant.facts)
     posed_questions = tuple(
         PosedQuestion(
@@ -174,7 +182,7 @@ def pose(scenario: Any, seed: int, lang: str, frozen: Variant | None = None) -> 
             prompt=pick(q.prompt, lang),
             options=tuple(
                 Option(o.value, pick(o.label, lang), f"q-{q.id}-{i}")
-                for i, o in enumerate(q.options)
+                for i, o in enumerate(_offered(q, scenario.slug, seed))
             ),
             tolerance=q.tolerance,
             place=PlaceInput(half_length * 2, half_width, q.tolerance)
@@ -208,6 +216,19 @@ def pose(scenario: Any, seed: int, lang: str, frozen: Variant | None = None) -> 
     return posed if frozen is not None else _remember(_POSED, key, posed)
 
 
+def _offered(q: Question, slug: str, seed: int) -> list[Any]:
+    """The options as shown: an order question's steps shuffled (the same way for a variant,
+    and never already in the right order); every other question's as authored."""
+    options = list(q.options)
+    if q.type != QuestionType.ORDER or len(options) < 2:
+        return options
+    shuffled = options[:]
+    random.Random(f"{slug}:{seed}:{q.id}").shuffle(shuffled)
+    if shuffled == options:
+        shuffled = shuffled[1:] + shuffled[:1]
+    return shuffled
+
+
 # --- reading and checking ----------------------------------------------------------------------
 
 
@@ -227,6 +248,11 @@ class Marked:
     @property
     def id(self) -> str:
         return self.question.id
+
+    def steps(self) -> list[tuple[Option, str]]:
+        """An order question's steps with the place given to each (for the form)."""
+        values = list(self.values) + [""] * (len(self.question.options) - len(self.values))
+        return list(zip(self.question.options, values, strict=False))
 
 
 @dataclass(frozen=True)
@@ -263,6 +289,8 @@ class Check:
 
 def read_one(posed: Posed, question: PosedQuestion, submitted: Mapping[str, Sequence[str]]) -> Any:
     """One question's answer from the submitted values; AnswerError (with `.code`) if none."""
+    if question.type == QuestionType.ORDER:
+        return question.source.parse(_order(question, submitted))
     if question.type == QuestionType.PLACE:
         values = [next(iter(submitted.get(name, ())), "") for name in question.fields]
         typed = question.source.parse(values)
@@ -276,7 +304,27 @@ def read_one(posed: Posed, question: PosedQuestion, submitted: Mapping[str, Sequ
     return question.source.parse(list(submitted.get(question.name, ())))
 
 
+def _order(question: PosedQuestion, submitted: Mapping[str, Sequence[str]]) -> list[str]:
+    """The steps sorted by the place given to each (1, 2, ...); AnswerError if not an order."""
+    places = []
+    for option in question.options:
+        raw = next(iter(submitted.get(f"{question.name}-{option.value}", ())), "").strip()
+        if not raw:
+            raise AnswerError("missing")
+        if not (raw.isascii() and raw.isdigit()):
+            raise AnswerError("not_an_order")
+        places.append((int(raw), option.value))
+    if sorted(p for p, _ in places) != list(range(1, len(places) + 1)):
+        raise AnswerError("not_an_order")
+    return [value for _place, value in sorted(places)]
+
+
 def _values(question: PosedQuestion, submitted: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
+    if question.type == QuestionType.ORDER:
+        return tuple(
+            next(iter(submitted.get(f"{question.name}-{o.value}", ())), "")
+            for o in question.options
+        )
     if question.type == QuestionType.PLACE:
         return tuple(next(iter(submitted.get(name, ())), "") for name in question.fields)
     return tuple(submitted.get(question.name, ()))
@@ -367,6 +415,10 @@ def answer_text(posed: Posed, question: PosedQuestion, value: Any) -> str:
                 return labels["true" if value else "false"]
             case QuestionType.MULTI | QuestionType.PLAYERS:
                 return ", ".join(labels.get(v, str(v)) for v in value) or _("none")
+            case QuestionType.ORDER:
+                return " → ".join(
+                    f"{n}. {labels.get(v, str(v))}" for n, v in enumerate(value, start=1)
+                )
             case QuestionType.PLACE:
                 return place_text(value, diagram.bounds(posed.variant.facts)[0])
         return f"{value:g}" if isinstance(value, float) else str(value)

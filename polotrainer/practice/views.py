@@ -43,6 +43,7 @@ ANSWER_ERRORS = {
     "unknown_player": gettext_lazy("That player is not in this situation."),
     "not_a_number": gettext_lazy("Please enter a number, for example 3."),
     "off_field": gettext_lazy("That point is off the field: place the ball on the field."),
+    "not_an_order": gettext_lazy("Give each step a different place: 1 for the first, and so on."),
 }
 TOKEN_ERRORS = {
     "expired": gettext_lazy(

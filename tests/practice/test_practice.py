@@ -517,3 +517,20 @@ def test_pages_go_out_compressed_to_browsers_that_accept_it(client, scenarios):
     assert b"t-safety-spot" in gzip.decompress(response.content)
     plain = client.get(q_url("t-safety-spot", 3))
     assert not plain.has_header("Content-Encoding")
+
+
+def test_an_order_question_is_answered_by_numbering_the_steps(client, rulebook):
+    from tests.scenarios.conftest import ORDER
+
+    scenario = make_scenario(ORDER)
+    page = client.get(q_url(scenario.slug, 0)).content.decode()
+    assert page.count('name="q-steps-') == 8 and "Give each step its place" in page
+    right = make_variant(scenario.slug, scenario.data, 0).ruling["procedure"]
+    form = {f"q-steps-{step}": str(n) for n, step in enumerate(right, start=1)}
+    response = answer(client, scenario.slug, 0, form)
+    assert response.status_code == 200
+    assert Attempt.objects.get().correct
+    form[f"q-steps-{right[0]}"] = "2"
+    refused = answer(client, scenario.slug, 0, form)
+    assert refused.status_code == 400
+    assert b"Give each step a different place" in refused.content
