@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -59,7 +60,13 @@ TOKEN_ERRORS = {
 
 
 def practice_filter(request: Request) -> dict[str, str]:
-    """?rule=, ?section= and ?mode=review, kept from question to question; junk is dropped."""
+    """?rule=, ?section=, ?mode=review and ?then=, kept from question to question; junk is
+    dropped.
+
+    `then` is a path on this site to go to for the next question instead of practice's own
+    pick: a course's assignment, an exam-preparation list. Practice knows nothing of them; it
+    only follows a local path back.
+    """
     out: dict[str, str] = {}
     rule = request.GET.get("rule", "")
     if rule.isascii() and rule.isdigit() and len(rule) <= 3:
@@ -69,6 +76,15 @@ def practice_filter(request: Request) -> dict[str, str]:
         out["section"] = section
     if request.GET.get("mode") == Mode.REVIEW:
         out["mode"] = Mode.REVIEW
+    then = request.GET.get("then", "")
+    if (
+        then.startswith("/")
+        and len(then) <= 200
+        and then.isascii()
+        and then.isprintable()
+        and url_has_allowed_host_and_scheme(then, allowed_hosts=None)
+    ):
+        out["then"] = then
     return out
 
 
@@ -192,7 +208,7 @@ def _page(request: Request, scenario: Scenario, posed: quiz.Posed, **extra: Any)
         "query": urlencode(chosen),
         "replay_url": reverse("practice:question", args=[slug, seed]),
         "answer_url": _with_query(reverse("practice:answer", args=[slug, seed]), chosen),
-        "next_url": _with_query(reverse("practice:next"), chosen),
+        "next_url": chosen.get("then") or _with_query(reverse("practice:next"), chosen),
         "whatif_url": reverse("practice:whatif", args=[slug, seed]),
         "lang": posed.lang,
         "reviewing": chosen.get("mode") == Mode.REVIEW,

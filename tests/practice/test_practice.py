@@ -534,3 +534,16 @@ def test_an_order_question_is_answered_by_numbering_the_steps(client, rulebook):
     refused = answer(client, scenario.slug, 0, form)
     assert refused.status_code == 400
     assert b"Give each step a different place" in refused.content
+
+
+def test_then_sends_next_question_back_to_a_local_path_only(client, scenarios):
+    local = client.get(q_url("t-horn-seconds", 2) + "?then=/en/courses/a/7/next/")
+    token = token_of(local)
+    page = client.post(
+        q_url("t-horn-seconds", 2) + "answer/?then=/en/courses/a/7/next/",
+        {"q-seconds": "5", "token": token},
+    ).content.decode()
+    assert 'href="/en/courses/a/7/next/" role="button" id="next-question"' in page
+    for bad in ("https://evil.example/x", "//evil.example/x", "/en/\x00", "javascript:x"):
+        page = client.get(q_url("t-horn-seconds", 2), {"then": bad}).content.decode()
+        assert "evil" not in page and "javascript" not in page
