@@ -546,4 +546,5 @@ def test_then_sends_next_question_back_to_a_local_path_only(client, scenarios):
     assert 'href="/en/courses/a/7/next/" role="button" id="next-question"' in page
     for bad in ("https://evil.example/x", "//evil.example/x", "/en/\x00", "javascript:x"):
         page = client.get(q_url("t-horn-seconds", 2), {"then": bad}).content.decode()
-        assert "evil" not in page and "javascript" not in page
+        action = re.search(r'<form id="quiz"[^>]*action="([^"]+)"', page).group(1)
+        assert "then" not in action
