@@ -8,7 +8,7 @@ import hashlib
 import json
 from typing import Any
 
-from django.db import models
+from django.db import connection, models
 
 from scenarios.localize import localize
 
@@ -64,6 +64,33 @@ class Section(models.Model):
 class ScenarioQuerySet(models.QuerySet["Scenario"]):
     def live(self) -> "ScenarioQuerySet":
         return self.filter(retired=False)
+
+    def current(self, slug: str) -> "Scenario":
+        """The scenario `slug` as stored now; DoesNotExist if there is none.
+
+        Every question and answer loads its scenario, whose content (a large JSON) rarely
+        changes: the process keeps the row, and each call checks it with one indexed lookup of
+        the version and update time, so a changed or retired scenario is read again at once.
+        """
+        table = connection.ops.quote_name(Scenario._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT version, updated_at, retired FROM {table} WHERE slug = %s",  # noqa: S608 - our table
+                [slug],
+            )
+            found = cursor.fetchone()
+        if found is None:
+            raise Scenario.DoesNotExist(slug)
+        key = (slug, *(str(v) for v in found))
+        cached = _ROWS.get(slug)
+        if cached is None or cached[0] != key:
+            if len(_ROWS) > 4096:
+                _ROWS.clear()
+            cached = _ROWS[slug] = (key, self.get(slug=slug))
+        return cached[1]
+
+
+_ROWS: dict[str, tuple[tuple[str, ...], "Scenario"]] = {}
 
 
 class Scenario(models.Model):

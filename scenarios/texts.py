@@ -6,19 +6,31 @@ practice feedback, exams and clinics all take their rule text from `section_text
 glossary from `glossary_terms`.
 """
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from django.core.cache import cache
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from polotrainer.rules.vocabulary import REFS
 from scenarios.glossary_links import Term, link_terms
 from scenarios.localize import other_language, pick
 from scenarios.models import GlossaryTerm, Section
+from scenarios.spec import Texts
 
-#: How long a process keeps the glossary and cited texts (a content load changes the key).
-CACHE_SECONDS = 60 * 60
+#: Per process, keyed by a stamp that changes whenever the content is loaded again (and so
+#: never stale): the glossary's forms and the sections' linked texts. Plain dictionaries, not
+#: Django's cache, which would pickle and unpickle the texts on every read.
+_CACHE: dict[tuple[str, ...], object] = {}
+_CACHE_MAX = 512
+
+
+def _remember[T](key: tuple[str, ...], make: Callable[[], T]) -> T:
+    found = _CACHE.get(key)
+    if found is None:
+        if len(_CACHE) >= _CACHE_MAX:
+            _CACHE.clear()
+        found = _CACHE[key] = make()
+    return found  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -55,12 +67,7 @@ def glossary_terms(stamp: str = "") -> list[GlossaryForms]:
     """
     if not stamp:
         return _read_terms()
-    key = f"texts:glossary:{stamp}"
-    terms = cache.get(key)
-    if terms is None:
-        terms = _read_terms()
-        cache.set(key, terms, CACHE_SECONDS)
-    return list(terms)
+    return _remember(("glossary", stamp), _read_terms)
 
 
 def _read_terms() -> list[GlossaryForms]:
@@ -70,43 +77,60 @@ def _read_terms() -> list[GlossaryForms]:
     ]
 
 
-def bilingual(texts: Mapping[str, str], lang: str, terms: Iterable[Term]) -> Text:
-    """A text in `lang` and its other language, glossary terms and references linked."""
+def section_titles(stamp: str = "") -> dict[str, Texts]:
+    """Every section's title in both languages, by reference (cached under `stamp`)."""
+
+    def read() -> dict[str, Texts]:
+        rows = Section.objects.values_list("ref", "title_it", "title_en")
+        return {ref: Texts(it, en) for ref, it, en in rows}
+
+    return _remember(("titles", stamp), read) if stamp else read()
+
+
+def bilingual(
+    texts: Mapping[str, str],
+    lang: str,
+    terms: Iterable[Term],
+    linked: Mapping[str, set[str]] | None = None,
+) -> Text:
+    """A text in `lang` and its other language, glossary terms and references linked.
+
+    `linked` carries, per language, the terms already linked in earlier texts of the same
+    section: they are not linked again.
+    """
     other = other_language(lang)
     terms = list(terms)
+    seen = linked or {"it": set(), "en": set()}
     return Text(
-        link_terms(texts.get(lang, ""), lang, terms, REFS),
-        link_terms(texts.get(other, ""), other, terms, REFS),
+        link_terms(texts.get(lang, ""), lang, terms, REFS, linked=seen[lang]),
+        link_terms(texts.get(other, ""), other, terms, REFS, linked=seen[other]),
     )
 
 
 def section_texts(refs: Sequence[str], lang: str, stamp: str = "") -> list[SectionText]:
     """The text of the sections `refs`, in order (unknown refs left out), cached under `stamp`."""
-    key = f"texts:sections:{stamp}:{lang}:{','.join(refs)}"
-    raw = cache.get(key) if stamp else None
-    if raw is None:
-        terms = glossary_terms(stamp)
-        sections = {s.ref: s for s in Section.objects.filter(ref__in=refs)}
-        # Cached as plain strings (escaped and linked by link_terms); marked safe when read.
-        raw = [
-            (
-                ref,
-                pick({"it": sections[ref].title_it, "en": sections[ref].title_en}, lang),
-                [
-                    (str(t.text), str(t.other))
-                    for t in (bilingual(p, lang, terms) for p in sections[ref].paragraphs)
-                ],
-            )
-            for ref in refs
-            if ref in sections
-        ]
-        if stamp:
-            cache.set(key, raw, CACHE_SECONDS)
-    return [
-        SectionText(
-            ref,
-            title,
-            tuple(Text(mark_safe(a), mark_safe(b)) for a, b in paragraphs),  # noqa: S308 - escaped by link_terms
+    if stamp:
+        return _remember(
+            ("sections", stamp, lang, *refs), lambda: _section_texts(refs, lang, stamp)
         )
-        for ref, title, paragraphs in raw
-    ]
+    return _section_texts(refs, lang, stamp)
+
+
+def _section_texts(refs: Sequence[str], lang: str, stamp: str) -> list[SectionText]:
+    terms = glossary_terms(stamp)
+    sections = {s.ref: s for s in Section.objects.filter(ref__in=refs)}
+    out = []
+    for ref in refs:
+        if ref not in sections:
+            continue
+        section = sections[ref]
+        # Each term linked where it first occurs in the section, not in every paragraph.
+        linked: dict[str, set[str]] = {"it": set(), "en": set()}
+        out.append(
+            SectionText(
+                ref,
+                pick({"it": section.title_it, "en": section.title_en}, lang),
+                tuple(bilingual(p, lang, terms, linked) for p in section.paragraphs),
+            )
+        )
+    return out

@@ -28,9 +28,10 @@ from polotrainer.umpires.people import VISITOR_KEY, person_of
 from polotrainer.umpires.progress import Answer, Answers, Context, record_answers
 from polotrainer.web.htmx import render_fragment
 from polotrainer.web.requests import Request, UserRequest
-from scenarios import quiz
+from scenarios import quiz, texts
 from scenarios.localize import current_language
 from scenarios.models import Scenario
+from scenarios.spec import Texts
 from scenarios.variants import MAX_SEED, fresh_seed
 
 #: How many of the person's latest answers count as "answered recently" when picking the next.
@@ -148,26 +149,7 @@ def _scenario(slug: str, seed: int) -> Scenario:
     if seed > MAX_SEED:
         raise Http404(_("There is no such question."))
     try:
-        # The section's and rule's long texts are not needed here (the cited text is cached).
-        return (
-            Scenario.objects.select_related("section", "rule")
-            .only(
-                "id",
-                "slug",
-                "kind",
-                "title_it",
-                "title_en",
-                "data",
-                "version",
-                "retired",
-                "updated_at",
-                "rule__number",
-                "section__ref",
-                "section__title_it",
-                "section__title_en",
-            )
-            .get(slug=slug)
-        )
+        return Scenario.objects.current(slug)
     except Scenario.DoesNotExist:
         raise Http404(_("There is no such question.")) from None
 
@@ -184,7 +166,13 @@ def _page(request: Request, scenario: Scenario, posed: quiz.Posed, **extra: Any)
     slug, seed = posed.slug, posed.seed
     drawn = posed.diagram
     items: list[quiz.Marked] = list(extra.get("items", ()))
+    section = posed.spec.section
     context = {
+        "crumbs": {
+            "rule": scenario.rule_id,
+            "section": section,
+            "title": texts.section_titles(posed.stamp).get(section, Texts()).pick(posed.lang),
+        },
         "ground": mark_safe(  # noqa: S308 - built from numbers and escaped labels
             drawn.ground(_("Fouling team's goal"), _("boards") if drawn.boarded else _("side line"))
         )
