@@ -82,15 +82,15 @@ def broken(root: Path, old: str, new: str) -> None:
     ("old", "new", "field"),
     [
         ('situation.it = "Sei', 'situation.xx = "Sei', "situation.it"),
-        ('penalty = "6"', 'penalty = "6"\nwind = 3', "facts.wind"),
         ('"21.a"]', '"21.z"]', "cites"),
-        ('penalty = "6"', 'penalty = "11"', "facts.penalty"),
         ('ask = "spot"', 'ask = "colour"', "question spot.ask"),
         ("a {crossing_abs} yarde", "a {distance} yarde", "situation.it"),
         ('section = "37.6"', 'section = "37.99"', "section"),
         ("default = 30", "default = 300", "params.crossing_abs"),
         ('label = { it = "lato", ', "label = { ", "params.side.label.it"),
         ('"crossing_abs if', "\"__import__('os') if", "derived.crossing_y"),
+        ("a {crossing_abs} yarde", "a {crossing_abs yarde", "situation.it"),
+        ("a {crossing_abs} yarde", "a {crossing_abs|yarda} yarde", "situation.it"),
     ],
 )
 def test_a_bad_scenario_names_file_scenario_and_field(content_dir, old, new, field):
