@@ -33,7 +33,7 @@ from scenarios.vocabulary import player_label, team_of
 #: Room around the field (yards): behind the goal lines for players waiting there, and labels.
 END_MARGIN = 24.0
 SIDE_ROOM = 30.0
-LABEL_ROOM = 20.0
+LABEL_ROOM = 32.0
 FIELD_KINDS = frozenset({"penalty_spot", "penalty_positions"})
 #: A mark this close (yards) to a point the engine rules is that point: it is not drawn.
 SAME_POINT = 0.5
