@@ -1,6 +1,5 @@
 """Content files: checks that stop a bad load, loads that lose nothing, variants that replay."""
 
-import shutil
 import textwrap
 from pathlib import Path
 
@@ -8,7 +7,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from scenarios import expressions
-from scenarios.content import CONTENT_DIR, ContentError, read_content
+from scenarios.content import ContentError, read_content
 from scenarios.loading import load
 from scenarios.models import Scenario, Section
 from scenarios.variants import VariantError, make_variant
@@ -58,13 +57,9 @@ SPOT = textwrap.dedent(
 
 
 @pytest.fixture
-def content_dir(tmp_path: Path) -> Path:
-    root = tmp_path / "content"
-    (root / "scenarios").mkdir(parents=True)
-    shutil.copytree(CONTENT_DIR / "rules", root / "rules")
-    shutil.copy(CONTENT_DIR / "glossary.toml", root / "glossary.toml")
-    (root / "scenarios" / "spots.toml").write_text(SPOT, encoding="utf-8")
-    return root
+def content_dir(content_root: Path) -> Path:
+    (content_root / "scenarios" / "spots.toml").write_text(SPOT, encoding="utf-8")
+    return content_root
 
 
 def read(root: Path):

@@ -115,12 +115,8 @@ BALL_NEAR_SIDE = textwrap.dedent(
 
 
 @pytest.fixture
-def content_dir(tmp_path: Path) -> Path:
-    root = tmp_path / "content"
-    (root / "scenarios").mkdir(parents=True)
-    shutil.copytree(CONTENT_DIR / "rules", root / "rules")
-    shutil.copy(CONTENT_DIR / "glossary.toml", root / "glossary.toml")
-    return root
+def content_dir(content_root: Path) -> Path:
+    return content_root
 
 
 def problems(root: Path, text: str) -> list[Problem]:
