@@ -3,8 +3,12 @@
 Written here, not read from scenarios/content/, so the tests hold whatever the authors change.
 """
 
+import shutil
+from pathlib import Path
+
 import pytest
 
+from scenarios.content import CONTENT_DIR
 from scenarios.models import Rule, Scenario, Section
 
 
@@ -206,6 +210,16 @@ def create_rulebook() -> None:
             title_en=en,
             paragraphs=[{"it": f"Testo italiano di {ref}.", "en": f"English text of {ref}."}],
         )
+
+
+@pytest.fixture
+def content_root(tmp_path: Path) -> Path:
+    """A content folder with the bundled rules and glossary and no scenario yet."""
+    root = tmp_path / "content"
+    (root / "scenarios").mkdir(parents=True)
+    shutil.copytree(CONTENT_DIR / "rules", root / "rules")
+    shutil.copy(CONTENT_DIR / "glossary.toml", root / "glossary.toml")
+    return root
 
 
 @pytest.fixture
