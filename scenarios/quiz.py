@@ -233,6 +233,18 @@ def _offered(q: Question, slug: str, seed: int) -> list[Any]:
 
 
 @dataclass(frozen=True)
+class WhyNot:
+    """Why a wrong answer is wrong, from the engine: one fact that, changed, would make it right.
+
+    `changes` lists (the fact's label, its value here, the value that would make the answer
+    right); empty when no single change of the scenario's facts makes it right, and then the
+    engine's reasons above are what rules it out.
+    """
+
+    changes: tuple[tuple[str, str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class Marked:
     """One question after reading (and, unless refused, grading) the trainee's answer."""
 
@@ -244,6 +256,7 @@ class Marked:
     correct: bool = False
     given_text: str = ""
     right_text: str = ""
+    why_not: WhyNot | None = None
 
     @property
     def id(self) -> str:
@@ -374,7 +387,17 @@ def check(posed: Posed, submitted: Mapping[str, Sequence[str]]) -> Check:
         return Check(posed, items)
     graded = grade(posed, {item.id: item.given for item in items})
     marked = tuple(
-        Marked(g.question, r.values, "", g.given, g.right, g.correct, g.given_text, g.right_text)
+        Marked(
+            g.question,
+            r.values,
+            "",
+            g.given,
+            g.right,
+            g.correct,
+            g.given_text,
+            g.right_text,
+            None if g.correct else why_not(posed, g.question, g.given),
+        )
         for g, r in zip(graded, items, strict=True)
     )
     return Check(
@@ -384,6 +407,68 @@ def check(posed: Posed, submitted: Mapping[str, Sequence[str]]) -> Check:
         cited=tuple(section_texts(cited_refs(posed), posed.lang, posed.stamp)),
         explanation=posed.spec.explanation.pick(posed.lang),
     )
+
+
+#: The question types whose wrong answers are explained by a change of facts.
+EXPLAINED = frozenset({QuestionType.CHOICE, QuestionType.BOOL, QuestionType.NUMBER})
+#: At most this many values of an integer parameter are tried, spread over its range.
+TRIED_PER_PARAM = 9
+_WHY_NOT: "OrderedDict[tuple[Any, ...], WhyNot]" = OrderedDict()
+
+
+def why_not(posed: Posed, question: PosedQuestion, given: Any) -> WhyNot | None:
+    """What single change of the scenario's facts would make `given` the engine's answer.
+
+    Derived from the engine, never typed per option: each parameter of the scenario is tried
+    at other values (within the scenario's own constraints, so the change is a situation the
+    scenario could pose) and the ones whose ruling gives `given` are reported, nearest first.
+    None for the kinds of question this does not explain.
+    """
+    if question.type not in EXPLAINED or given is None:
+        return None
+    key = (posed.slug, posed.version, posed.seed, posed.lang, question.id, repr(given))
+    if (found := _WHY_NOT.get(key)) is not None:
+        return found
+    changes = []
+    for param in posed.spec.params.values():
+        current = posed.variant.values[param.name]
+        for value in _alternatives(param, current):
+            try:
+                changed = _changed(posed, param.name, value, keep_constraints=True)
+            except VariantError:
+                continue
+            if question.source.is_correct(given, question.source.right_answer(changed.ruling)):
+                label = param.label.pick(posed.lang) or param.name.replace("_", " ")
+                changes.append(
+                    (
+                        _distance(param, current, value),
+                        (
+                            label,
+                            param.label_of(current, posed.lang),
+                            param.label_of(value, posed.lang),
+                        ),
+                    )
+                )
+                break  # the nearest value of this parameter is enough
+    changes.sort(key=lambda c: c[0])
+    return _remember(_WHY_NOT, key, WhyNot(tuple(c for _d, c in changes[:3])))
+
+
+def _alternatives(param: Param, current: Any) -> list[Any]:
+    """Other values of a parameter to try, nearest to the current one first."""
+    if param.type == "choice":
+        return [v for v in param.values if v != current]
+    values = list(range(param.min, param.max + 1, param.step or 1))
+    if len(values) > TRIED_PER_PARAM:
+        stride = len(values) / TRIED_PER_PARAM
+        values = sorted({values[int(i * stride)] for i in range(TRIED_PER_PARAM)} | {values[-1]})
+    return sorted((v for v in values if v != current), key=lambda v: abs(v - current))
+
+
+def _distance(param: Param, current: Any, value: Any) -> float:
+    if param.type == "int" and param.max > param.min:
+        return abs(value - current) / (param.max - param.min)
+    return 0.5
 
 
 def reasons(ruling: Mapping[str, Any], lang: str) -> tuple[Reason, ...]:
@@ -507,6 +592,21 @@ def what_if_controls(posed: Posed) -> tuple[Control, ...]:
     return tuple(out)
 
 
+def _changed(posed: Posed, name: str, value: Any, *, keep_constraints: bool) -> Variant:
+    """The variant with one parameter set to `value`: seed 0 of a copy whose defaults are this
+    variant's values. VariantError when that is not a situation (or breaks the constraints)."""
+    data = copy.deepcopy(dict(posed.spec.data))
+    for pname, pspec in data.get("params", {}).items():
+        pspec["default"] = posed.variant.values[pname]
+    data["params"][name]["default"] = value
+    if not keep_constraints:
+        data.pop("constraints", None)
+    try:
+        return make_variant(posed.slug, data, 0)
+    except (VariantError, ValueError, KeyError) as exc:
+        raise VariantError(str(exc)) from None
+
+
 def what_if(posed: Posed, name: str, raw: str) -> WhatIf:
     """The variant with parameter `name` set to `raw`, ruled; VariantError if not a situation."""
     param = posed.spec.params.get(name)
@@ -525,16 +625,8 @@ def what_if(posed: Posed, name: str, raw: str) -> WhatIf:
         if not matches:
             raise VariantError("unknown value")
         value = matches[0]
-    # Seed 0 of a copy whose defaults are this variant's values, with the one changed.
-    data = copy.deepcopy(dict(posed.spec.data))
-    for pname, pspec in data.get("params", {}).items():
-        pspec["default"] = posed.variant.values[pname]
-    data["params"][name]["default"] = value
-    data.pop("constraints", None)  # a what-if may leave the drawn range; the engine still rules
-    try:
-        changed = make_variant(posed.slug, data, 0)
-    except (VariantError, ValueError, KeyError) as exc:
-        raise VariantError(str(exc)) from None
+    # A what-if may leave the drawn range (constraints); the engine still rules.
+    changed = _changed(posed, name, value, keep_constraints=False)
     rows = tuple(
         WhatIfRow(
             prompt=q.prompt,

@@ -118,3 +118,56 @@ def test_what_if_changes_one_fact_and_rules_again(scenarios):
         quiz.what_if(posed, "crossing_abs", "9999")
     with pytest.raises(quiz.VariantError):
         quiz.what_if(posed, "no_such", "1")
+
+
+HORN_CHOICE = {
+    "slug": "t-horn-when",
+    "section": "21.discussion",
+    "kind": "foul_at_horn",
+    "cites": ["21.discussion"],
+    "title": {"it": "Quando si batte", "en": "When it is taken"},
+    "situation": {"it": "Fallo ({timing}).", "en": "Foul ({timing})."},
+    "facts": {"timing": "{timing}", "final_period": "{final}"},
+    "params": {
+        "timing": {
+            "type": "choice",
+            "values": ["before_horn", "at_or_slightly_after_horn"],
+            "default": "at_or_slightly_after_horn",
+            "label": {"it": "quando", "en": "when"},
+            "labels": {
+                "before_horn": {"it": "prima", "en": "before the horn"},
+                "at_or_slightly_after_horn": {"it": "alla sirena", "en": "at the horn"},
+            },
+        },
+        "final": {
+            "type": "choice",
+            "values": [False, True],
+            "default": False,
+            "label": {"it": "ultimo periodo", "en": "final period"},
+            "labels": {"False": {"it": "no", "en": "no"}, "True": {"it": "sì", "en": "yes"}},
+        },
+    },
+    "question": [{"id": "when", "ask": "execution", "prompt": {"it": "Quando?", "en": "When?"}}],
+}
+
+
+def test_a_wrong_choice_is_explained_by_the_fact_that_would_make_it_right(rulebook):
+    posed = quiz.pose(make_scenario(HORN_CHOICE), 0, "en")
+    right = posed.variant.ruling["execution"]
+    assert right == "start_of_next_period"
+    checked = quiz.check(posed, {"q-when": ["five_seconds_on_clock"]})
+    (item,) = checked.items
+    assert not item.correct
+    assert item.why_not.changes == (("final period", "no", "yes"),)
+    posed_it = quiz.pose(make_scenario({**HORN_CHOICE, "slug": "t-horn-when-2"}), 0, "it")
+    assert quiz.why_not(posed_it, posed_it.questions[0], "at_once").changes == (
+        ("quando", "alla sirena", "prima"),
+    )
+    assert quiz.check(posed, {"q-when": [right]}).items[0].why_not is None
+
+
+def test_an_answer_no_change_of_facts_makes_right_is_said_so(scenarios):
+    posed = quiz.pose(scenarios["t-safety-spot"], 0, "en")
+    goal = posed.questions[1]
+    assert quiz.why_not(posed, goal, True).changes == ()
+    assert quiz.why_not(posed, posed.questions[0], {"x": 0, "y": 0}) is None  # place: not this
