@@ -19,6 +19,10 @@ from functools import cache
 from html import escape
 from typing import Any
 
+from django.utils import translation
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, pgettext
+
 from polotrainer.rules import (
     DEFAULT_FIELD,
     GOAL_POST_HALF_WIDTH,
@@ -173,7 +177,11 @@ def _ground(length: float, width: float, boarded: bool, goal_label: str, side_la
         parts.append(f'<circle class="post" cx="{x}" cy="-{py}" r="1.5"/>')
         parts.append(f'<circle class="post" cx="{x}" cy="{py}" r="1.5"/>')
     label_y = _n(d.label_y)
-    parts.append(f'<text class="goal-label" x="-{hl}" y="{label_y}">◀ {escape(goal_label)}</text>')
+    # From the left edge of the view, so that it fits a phone when the view is the goal's half.
+    parts.append(
+        f'<text class="goal-label" x="{_n(-d.half_length - END_MARGIN)}" y="{label_y}">'
+        f"◀ {escape(goal_label)}</text>"
+    )
     # The side label goes on a line of its own: on a phone the goal label fills the width.
     side_y = _n(d.label_y + 12)
     parts.append(f'<text class="goal-label end" x="{hl}" y="{side_y}">{escape(side_label)}</text>')
@@ -268,4 +276,221 @@ def bounds(facts: Mapping[str, Any]) -> tuple[float, float]:
 
 
 def _n(value: float) -> str:
-    return f"{value:g}"
+    return f"{value + 0.0:g}"  # + 0.0 turns -0.0 into 0
+
+
+# --- drawing: one renderer for the reader, practice, exams and clinics -------------------------
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A labelled point the rulebook fixes (the reader's penalty spots)."""
+
+    x: float
+    y: float
+    label: str
+    dx: float = 0.0
+    dy: float = 4.0
+
+
+@dataclass(frozen=True)
+class Band:
+    """A hatched strip across the field (Penalty 6: anywhere on the 60-yard line within it)."""
+
+    x: float
+    half_height: float
+    label: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A place question after answering: the right spot, its tolerance, the trainee's spot."""
+
+    right: tuple[float, float]
+    tolerance: float
+    mine: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True)
+class Box:
+    """A view of the field: x, y (engine frame, y up) and size, in yards."""
+
+    min_x: float
+    max_x: float
+    min_y: float
+    max_y: float
+
+    @property
+    def view_box(self) -> str:
+        return (
+            f"{_n(self.min_x)} {_n(-self.max_y)} "
+            f"{_n(self.max_x - self.min_x)} {_n(self.max_y - self.min_y)}"
+        )
+
+
+def whole(d: Diagram) -> Box:
+    """The whole field with the room around it."""
+    return Box(d.min_x, d.max_x, d.min_y, d.max_y)
+
+
+def goal_half(d: Diagram) -> Box:
+    """The fouling team's half, goal line to just past the centre: where every fixed penalty
+    spot lies. Chosen from the goal in question alone, never from where an answer is."""
+    return Box(d.min_x, 14.0, d.min_y, d.max_y)
+
+
+def around(d: Diagram, points: Sequence[tuple[float, float]], room: float = 14.0) -> Box:
+    """A view around some points (after answering: the right spot and the trainee's), at least
+    60 yards wide, with the field's proportions, inside the whole view."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    width = max(60.0, max(xs) - min(xs) + 2 * room)
+    height = max(width * (d.max_y - d.min_y) / (d.max_x - d.min_x), max(ys) - min(ys) + 2 * room)
+    cx, cy = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+    min_x = min(max(cx - width / 2, d.min_x), d.max_x - width)
+    min_y = min(max(cy - height / 2, d.min_y), d.max_y - height)
+    return Box(min_x, min_x + width, min_y, min_y + height)
+
+
+def render(
+    d: Diagram,
+    lang: str,
+    *,
+    view: Box | None = None,
+    zoom: Box | None = None,
+    interactive: bool = False,
+    marker: tuple[float, float] | None = None,
+    answers: Sequence[Answer] = (),
+    points: Sequence[tuple[float, float]] = (),
+    spots: Sequence[Spot] = (),
+    band: Band | None = None,
+    label: str = "",
+    uid: str = "field",
+) -> SafeString:
+    """The SVG of a diagram: the field, the marks of the facts, and what the screen adds.
+
+    `interactive` makes it the input of a place question (field.js: tap, drag, arrow keys);
+    `marker` is where the trainee's ball is; `answers` the right spots with their tolerance
+    rings and the trainee's spots; `points` everyone's spots (a clinic's spread); `spots` and
+    `band` the rulebook's fixed spots. `view` is the part shown (the whole field by default);
+    with `zoom`, the SVG carries the whole and the zoomed views for field.js's control (an
+    interactive field zooms to the fouling team's half).
+    """
+    view = view or whole(d)
+    if interactive and zoom is None:
+        zoom = goal_half(d)
+    with translation.override(lang):
+        goal = gettext("Fouling team's goal")
+        side = gettext("boards") if d.boarded else gettext("side line")
+        parts = [d.ground(goal, side)]
+        # Not inside the f-strings: xgettext does not read them.
+        left, right = pgettext("side of the field", "left"), pgettext("side of the field", "right")
+        parts.append(
+            f'<text class="side-label" x="{_n(d.side_label_x)}" y="{_n(d.left_label_y)}">'
+            f"{escape(left)} ↑</text>"
+            f'<text class="side-label" x="{_n(d.side_label_x)}" y="{_n(d.right_label_y)}">'
+            f"{escape(right)} ↓</text>"
+        )
+        if band is not None:
+            parts.append(_band(band, d, uid))
+        for spot in spots:
+            parts.append(
+                f'<circle class="fixed-spot" cx="{_n(spot.x)}" cy="{_n(-spot.y)}" r="2.6"/>'
+                f'<text class="spot-label" x="{_n(spot.x)}" y="{_n(-spot.y)}" dx="{_n(spot.dx)}" '
+                f'dy="{_n(spot.dy)}">{escape(spot.label)}</text>'
+            )
+        if d.crossing is not None:
+            title = escape(gettext("Where the ball crossed the end line"))
+            parts.append(
+                f'<g transform="translate({_n(d.crossing.x)} {_n(d.crossing.sy)})">'
+                f'<path class="crossing glyph" d="M-3,0L0,-3L3,0L0,3z"><title>{title}</title>'
+                "</path></g>"
+            )
+        for p in d.players:
+            name = escape(p.label.get(lang, p.label.get("en", "")))
+            parts.append(
+                f'<g class="player {p.team}" transform="translate({_n(p.x)} {_n(p.sy)})">'
+                f'<g class="glyph"><title>{name}</title><circle r="5"/>'
+                f'<text y="2.2">{escape(p.number)}</text></g></g>'
+            )
+        if d.foul is not None:
+            title = escape(gettext("Where the foul happened"))
+            parts.append(
+                f'<g transform="translate({_n(d.foul.x)} {_n(d.foul.sy)})">'
+                f'<path class="foul glyph" d="M0,-3.5L3.5,2.5H-3.5z"><title>{title}</title>'
+                "</path></g>"
+            )
+        if d.ball is not None:
+            ball = escape(gettext("Ball"))
+            parts.append(
+                f'<circle class="ball" cx="{_n(d.ball.x)}" cy="{_n(d.ball.sy)}" r="2">'
+                f"<title>{ball}</title></circle>"
+            )
+        for x, y in points:
+            parts.append(f'<circle class="placed" cx="{_n(x)}" cy="{_n(-y)}" r="1.6"/>')
+        for a in answers:
+            parts.append(_answer(a))
+        if interactive:
+            shown = (
+                ""
+                if marker is None
+                else f' transform="translate({_n(marker[0])} {_n(-marker[1])})"'
+            )
+            hidden = ' display="none"' if marker is None else ""
+            parts.append(
+                f'<g class="marker" data-marker{shown}{hidden}><g class="glyph">'
+                '<circle class="halo" r="9"/><circle class="dot" r="3.2"/>'
+                '<path d="M-5,0H5M0,-5V5"/></g></g>'
+            )
+            aria = gettext(
+                "Field: tap or click to place the ball, drag to move it, or use the arrow keys "
+                "(Shift moves 10 yards)"
+            )
+            attrs = (
+                f'tabindex="0" role="application" data-field '
+                f'data-half-length="{_n(d.half_length)}" data-half-width="{_n(d.half_width)}" '
+                f'aria-label="{escape(aria)}" aria-describedby="{uid}-status"'
+            )
+        else:
+            text = label or gettext("The field from above, to scale")
+            attrs = f'role="img" aria-label="{escape(text)}"'
+        if zoom is not None:
+            attrs += f' data-whole="{whole(d).view_box}" data-zoom="{zoom.view_box}"'
+    classes = "field interactive" if interactive else "field"
+    svg = (
+        f'<svg class="{classes}" id="{uid}" viewBox="{view.view_box}" '
+        f'preserveAspectRatio="xMidYMid meet" xmlns="http://www.w3.org/2000/svg" {attrs}>'
+        + "\n".join(parts)
+        + "</svg>"
+    )
+    return mark_safe(svg)  # noqa: S308 - numbers and escaped labels only
+
+
+def _band(band: Band, d: Diagram, uid: str) -> str:
+    top, height = _n(-band.half_height), _n(2 * band.half_height)
+    return (
+        f'<defs><pattern id="{uid}-hatch" width="3" height="3" patternUnits="userSpaceOnUse" '
+        'patternTransform="rotate(45)"><line class="hatch" x1="0" y1="0" x2="0" y2="3"/>'
+        "</pattern></defs>"
+        f'<rect class="band" x="{_n(band.x - 2)}" y="{top}" width="4" height="{height}" '
+        f'fill="url(#{uid}-hatch)"/>'
+        f'<text class="spot-label" x="{_n(band.x)}" y="{_n(-band.half_height - 4)}">'
+        f"{escape(band.label)}</text>"
+    )
+
+
+def _answer(a: Answer) -> str:
+    x, sy = _n(a.right[0]), _n(-a.right[1])
+    right, mine = escape(gettext("The right spot")), escape(gettext("Your spot"))
+    out = (
+        f'<circle class="tolerance" cx="{x}" cy="{sy}" r="{_n(a.tolerance)}"/>'
+        f'<g class="right-mark" transform="translate({x} {sy})"><g class="glyph">'
+        f"<title>{right}</title>"
+        '<circle class="right-ring" r="3"/><circle class="right-dot" r="1"/></g></g>'
+    )
+    if a.mine is not None:
+        out += (
+            f'<g class="mine-mark" transform="translate({_n(a.mine[0])} {_n(-a.mine[1])})">'
+            f'<g class="glyph"><title>{mine}</title>'
+            '<path class="mine" d="M-4.5,-4.5L4.5,4.5M-4.5,4.5L4.5,-4.5"/></g></g>'
+        )
+    return out

@@ -15,7 +15,6 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
@@ -28,7 +27,7 @@ from polotrainer.umpires.people import VISITOR_KEY, person_of
 from polotrainer.umpires.progress import Answer, Answers, Context, record_answers
 from polotrainer.web.htmx import render_fragment
 from polotrainer.web.requests import Request, UserRequest
-from scenarios import quiz, texts
+from scenarios import diagram, quiz, texts
 from scenarios.localize import current_language
 from scenarios.models import Scenario
 from scenarios.spec import Texts
@@ -164,7 +163,6 @@ def _pose(scenario: Scenario, seed: int) -> quiz.Posed:
 def _page(request: Request, scenario: Scenario, posed: quiz.Posed, **extra: Any) -> dict[str, Any]:
     chosen = practice_filter(request)
     slug, seed = posed.slug, posed.seed
-    drawn = posed.diagram
     items: list[quiz.Marked] = list(extra.get("items", ()))
     section = posed.spec.section
     context = {
@@ -173,23 +171,7 @@ def _page(request: Request, scenario: Scenario, posed: quiz.Posed, **extra: Any)
             "section": section,
             "title": texts.section_titles(posed.stamp).get(section, Texts()).pick(posed.lang),
         },
-        "ground": mark_safe(  # noqa: S308 - built from numbers and escaped labels
-            drawn.ground(_("Fouling team's goal"), _("boards") if drawn.boarded else _("side line"))
-        )
-        if drawn
-        else "",
-        "place_marker": next(
-            (m for item in items if (m := _marker(item, posed)) is not None), None
-        ),
-        "marks": [
-            {
-                "mine": {"x": item.given["x"], "sy": -item.given["y"]},
-                "right": {"x": item.right["x"], "sy": -item.right["y"]},
-                "tolerance": f"{item.question.tolerance:g}",
-            }
-            for item in items
-            if item.question.type == quiz.QuestionType.PLACE and item.right is not None
-        ],
+        **_fields(posed, items),
         "scenario": scenario,
         "posed": posed,
         "chosen": chosen,
@@ -220,7 +202,39 @@ def question(request: Request, slug: str, seed: int) -> HttpResponse:
     )
 
 
-def _marker(item: quiz.Marked, posed: quiz.Posed) -> dict[str, float] | None:
+def _fields(posed: quiz.Posed, items: list[quiz.Marked]) -> dict[str, Any]:
+    """The field diagrams of the page: the question's (the input of a place question) and,
+    after answering a place question, the close-up of the right spots beside the trainee's."""
+    drawn = posed.diagram
+    if drawn is None:
+        return {"question_field": "", "feedback_field": ""}
+    answers = [
+        diagram.Answer(
+            (item.right["x"], item.right["y"]),
+            item.question.tolerance,
+            (item.given["x"], item.given["y"]) if item.given else None,
+        )
+        for item in items
+        if item.question.type == quiz.QuestionType.PLACE and item.right is not None
+    ]
+    shown = [p for a in answers for p in (a.right, a.mine) if p is not None]
+    close_up = diagram.around(drawn, shown) if shown else None
+    return {
+        "question_field": diagram.render(
+            drawn,
+            posed.lang,
+            interactive=posed.has_place,
+            marker=next((m for item in items if (m := _marker(item)) is not None), None),
+        ),
+        "feedback_field": diagram.render(
+            drawn, posed.lang, view=close_up, zoom=close_up, answers=answers, uid="feedback-field"
+        )
+        if answers
+        else "",
+    }
+
+
+def _marker(item: quiz.Marked) -> tuple[float, float] | None:
     """Where to draw the trainee's marker from a place question's typed values, if numbers."""
     if item.question.type != quiz.QuestionType.PLACE or item.question.place is None:
         return None
@@ -228,7 +242,7 @@ def _marker(item: quiz.Marked, posed: quiz.Posed) -> dict[str, float] | None:
         along, across = (float(v.replace(",", ".")) for v in item.values)
     except (TypeError, ValueError):
         return None
-    return {"x": along - item.question.place.length / 2, "sy": -across}
+    return (along - item.question.place.length / 2, across)
 
 
 def _blank(posed: quiz.Posed) -> list[quiz.Marked]:

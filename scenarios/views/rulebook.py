@@ -6,14 +6,17 @@ are linked in both. The glossary is fetched once per request and reused for ever
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from django.db.models.functions import Lower
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import translation
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from polotrainer.rules import PenaltySpotSituation, SpotPenalty, decide_penalty_spot, field
+from scenarios import diagram
 from scenarios.glossary_links import Term
 from scenarios.localize import current_language, localize, other_language, pick
 from scenarios.models import GlossaryTerm, Rule, Section
@@ -68,52 +71,42 @@ def _reading(section: Section, terms: Sequence[Term]) -> Reading:
     )
 
 
-def spot_diagram(f: field.Field = field.DEFAULT_FIELD) -> dict[str, Any]:
-    """Where the to-scale diagram draws lines and spots: the engine's field, in SVG units.
-
-    One unit is one yard; SVG's y runs downwards, so the field's y is negated. The diagram shows
-    the fouling team's half, from its goal line to the centre, where every fixed spot lies.
-    """
-    goal = f.goal_line_x
-    half = f.half_width
-    lines = [{"yards": int(d), "x": f.line_x(d)} for d in field.LINE_DISTANCES]
+def spot_diagram(lang: str, f: field.Field = field.DEFAULT_FIELD) -> SafeString:
+    """The to-scale diagram of the penalty spots: the fouling team's half of the engine's field,
+    each fixed spot where the engine puts it, and Penalty 6's band. Drawn by the same renderer
+    as every other field."""
+    d = diagram.diagram_for({"field": {"length": f.length, "width": f.width}})
     # Penalty 6 from a ball that crossed at the side: the engine's farthest spot bounds the band.
     far = decide_penalty_spot(
         PenaltySpotSituation(SpotPenalty.P6, field=f, crossing_y=f.half_width)
     ).spot
-    p6 = far.y
-    margin = 14.0
-    return {
-        "view_box": f"{goal - margin} {-half - 18} {-goal + 2 * margin} {2 * half + 30}",
-        "goal_x": goal,
-        "half_width": half,
-        "field_top": -half,
-        "field_height": 2 * half,
-        "field_length": -goal,
-        "post": field.GOAL_POST_HALF_WIDTH,
-        "goal_depth": 3.0,
-        "lines": lines,
-        "label_y": -half - 5,
-        # Where each fixed spot is, the engine says; labels sit off the spots, alternately below
-        # and above, so neighbours 10 yards apart stay readable at phone width.
-        "spots": [
-            {"penalty": penalty, **_spot(f, penalty), **offsets}
-            for penalty, offsets in (
-                ("2", {"label_dy": 15.0}),
-                ("3", {"label_dy": -9.0}),
-                ("4", {"label_dx": 8.0, "label_dy": 15.0}),
-                ("5b", {"label_dx": -11.0}),
-            )
-        ],
-        "p6": {"x": far.x, "top": -p6, "height": 2 * p6, "label_y": -p6 - 4},
-        "centre_x": field.CENTRE.x,
-        "caption_y": half + 9,
-    }
+    spots = [
+        diagram.Spot(*_spot(f, penalty), label=penalty, dx=dx, dy=dy)
+        for penalty, dx, dy in (("2", 0, 15), ("3", 0, -9), ("4", 8, 15), ("5b", -11, 4))
+    ]
+    with translation.override(lang):
+        description = gettext(
+            "Half of a polo field seen from above, from the fouling team's goal line on the "
+            "left to the centre of the field on the right. Penalty 2 is on the 30-yard line, "
+            "Penalty 3 on the 40-yard line and Penalty 4 on the 60-yard line, each opposite "
+            "the centre of the goal. Penalty 5b is at the centre of the field. Penalty 6 is on "
+            "the 60-yard line within the hatched band, no more than 40 yards either side of the "
+            "centre."
+        )
+    return diagram.render(
+        d,
+        lang,
+        view=diagram.goal_half(d),
+        spots=spots,
+        band=diagram.Band(far.x, far.y, "6"),
+        label=description,
+        uid="spots",
+    )
 
 
-def _spot(f: field.Field, penalty: str) -> dict[str, float]:
+def _spot(f: field.Field, penalty: str) -> tuple[float, float]:
     spot = decide_penalty_spot(PenaltySpotSituation(SpotPenalty(penalty), field=f)).spot
-    return {"x": spot.x, "y": spot.y}
+    return spot.x, spot.y
 
 
 @require_GET
@@ -139,7 +132,7 @@ def rule(request: HttpRequest, number: int) -> HttpResponse:
             "rule": the_rule,
             "notice": localize(the_rule, "notice"),
             "readings": readings,
-            "diagram": spot_diagram(),
+            "diagram": spot_diagram(current_language()),
         },
     )
 
@@ -159,7 +152,7 @@ def section(request: HttpRequest, ref: str) -> HttpResponse:
             "reading": _reading(the_section, glossary_terms()),
             "previous": order[at - 1] if at > 0 else None,
             "next": order[at + 1] if at + 1 < len(order) else None,
-            "diagram": spot_diagram(),
+            "diagram": spot_diagram(current_language()),
         },
     )
 

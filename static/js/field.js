@@ -1,10 +1,64 @@
-// The field diagram as an input: a click or tap puts the ball there; arrow keys move it (Shift:
-// 10 yards). The x/y inputs stay the source of truth, so the form works the same without this.
+// The field diagram. Every field: text and marks keep their size on screen whatever the zoom
+// (--k, see field.css), and a "Whole field" / "Close-up" control where the page offers one.
+// A place question's field is also an input: tap or click puts the ball there, dragging moves
+// it (the ball follows the finger), arrow keys and the nudge buttons move it a yard (Shift: 10).
+// The typed yards stay the source of truth, so the form works the same without this script.
 (function () {
   "use strict";
 
+  var DESIGN = 2.1; // pixels per yard the marks are drawn for (the whole field on a laptop)
+
+  function width(svg) {
+    return svg.getBoundingClientRect().width;
+  }
+
+  function scale(svg) {
+    // With preserveAspectRatio "meet" the view fits the narrower of the two ratios.
+    var rect = svg.getBoundingClientRect();
+    var box = svg.getAttribute("viewBox").split(/\s+/).map(parseFloat);
+    var perYard = Math.min(rect.width / box[2], rect.height / box[3]);
+    if (perYard > 0) svg.style.setProperty("--k", (DESIGN / perYard).toFixed(3));
+  }
+
+  function tools(svg) {
+    return document.querySelector("[data-field-tools='" + svg.id + "']");
+  }
+
+  function setView(svg, zoomed) {
+    var box = zoomed ? svg.dataset.zoom : svg.dataset.whole;
+    if (!box) return;
+    svg.setAttribute("viewBox", box);
+    svg.classList.toggle("zoomed", zoomed);
+    var t = tools(svg);
+    var button = t && t.querySelector("[data-field-zoom]");
+    if (button) button.textContent = zoomed ? button.dataset.labelWhole : button.dataset.labelZoom;
+    scale(svg);
+  }
+
+  function setup() {
+    document.querySelectorAll("svg.field").forEach(function (svg) {
+      if (svg.dataset.ready) return;
+      svg.dataset.ready = "1";
+      var t = tools(svg);
+      if (t) t.hidden = false;
+      // On a phone a place question starts on the fouling team's half (about twice the
+      // pixels per yard); the feedback is drawn close up on every screen.
+      var input = svg.hasAttribute("data-field");
+      if (svg.dataset.zoom && (!input || width(svg) < 600)) setView(svg, true);
+      else if (svg.dataset.zoom) setView(svg, false);
+      scale(svg);
+      if (input) readout(svg);
+    });
+  }
+
+  window.addEventListener("resize", function () {
+    document.querySelectorAll("svg.field").forEach(scale);
+  });
+
+  // --- the place question ------------------------------------------------------------------
+
   function inputs(svg) {
-    var form = svg.closest("article").querySelector("#quiz");
+    var form = document.getElementById("quiz");
     if (!form) return null;
     var along = form.querySelector("[data-place='along']");
     var across = form.querySelector("[data-place='across']");
@@ -22,7 +76,7 @@
 
   function place(svg, along, across, announce) {
     var io = inputs(svg);
-    if (!io) return;
+    if (!io || io.along.disabled) return;
     var hl = parseFloat(svg.dataset.halfLength);
     var hw = parseFloat(svg.dataset.halfWidth);
     along = Math.min(Math.max(round(along), 0), 2 * hl);
@@ -30,9 +84,10 @@
     io.along.value = String(along);
     io.across.value = String(across);
     draw(svg, along, across);
-    if (announce) {
-      var status = document.getElementById("field-status");
-      if (status) status.textContent = io.along.labels[0].firstChild.textContent.trim() + ": " + along + "; " + io.across.labels[0].firstChild.textContent.trim() + ": " + across;
+    var text = readout(svg);
+    if (announce && text) {
+      var status = document.getElementById(svg.id + "-status");
+      if (status) status.textContent = text;
     }
   }
 
@@ -44,12 +99,65 @@
     marker.removeAttribute("display");
   }
 
-  document.addEventListener("click", function (event) {
+  function readout(svg) {
+    var t = tools(svg);
+    var out = t && t.querySelector("[data-readout]");
+    var io = inputs(svg);
+    if (!out || !io) return "";
+    var along = read(io.along);
+    var across = read(io.across);
+    if (along === null || across === null) {
+      out.textContent = "";
+      return "";
+    }
+    var template = across > 0 ? out.dataset.left : across < 0 ? out.dataset.right : out.dataset.level;
+    out.textContent = template.replace("{along}", along).replace("{across}", Math.abs(across));
+    return out.textContent;
+  }
+
+  function pointAt(svg, event) {
+    var p = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
+    return { along: p.x + parseFloat(svg.dataset.halfLength), across: -p.y };
+  }
+
+  var dragging = null;
+
+  document.addEventListener("pointerdown", function (event) {
     var svg = event.target.closest && event.target.closest("svg[data-field]");
-    if (!svg) return;
-    var point = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
-    place(svg, point.x + parseFloat(svg.dataset.halfLength), -point.y, true);
+    if (!svg || event.button > 0) return;
+    dragging = svg;
+    svg.setPointerCapture(event.pointerId);
+    var at = pointAt(svg, event);
+    place(svg, at.along, at.across, false);
+    event.preventDefault();
   });
+
+  document.addEventListener("pointermove", function (event) {
+    if (!dragging) return;
+    var at = pointAt(dragging, event);
+    place(dragging, at.along, at.across, false);
+  });
+
+  function release(event) {
+    if (!dragging) return;
+    var svg = dragging;
+    dragging = null;
+    var io = inputs(svg);
+    if (io) place(svg, read(io.along), read(io.across), true);
+    if (event.pointerType !== "touch") svg.focus({ preventScroll: true });
+  }
+  document.addEventListener("pointerup", release);
+  document.addEventListener("pointercancel", release);
+
+  function nudge(svg, dx, dy) {
+    var io = inputs(svg);
+    if (!io) return;
+    var along = read(io.along);
+    var across = read(io.across);
+    if (along === null) along = parseFloat(svg.dataset.halfLength);
+    if (across === null) across = 0;
+    place(svg, along + dx, across + dy, true);
+  }
 
   var STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
 
@@ -57,30 +165,53 @@
     var svg = event.target.closest && event.target.closest("svg[data-field]");
     if (!svg || !STEPS[event.key]) return;
     event.preventDefault();
-    var io = inputs(svg);
-    if (!io) return;
     var step = event.shiftKey ? 10 : 1;
-    var along = read(io.along);
-    var across = read(io.across);
-    if (along === null) along = parseFloat(svg.dataset.halfLength);
-    if (across === null) across = 0;
-    place(svg, along + STEPS[event.key][0] * step, across + STEPS[event.key][1] * step, true);
+    nudge(svg, STEPS[event.key][0] * step, STEPS[event.key][1] * step);
+  });
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-field-zoom], [data-nudge]");
+    if (!button) return;
+    var box = button.closest("[data-field-tools]");
+    var svg = box && document.getElementById(box.dataset.fieldTools);
+    if (!svg) return;
+    if (button.dataset.nudge) {
+      var d = button.dataset.nudge.split(",");
+      nudge(svg, parseFloat(d[0]), parseFloat(d[1]));
+    } else {
+      setView(svg, !svg.classList.contains("zoomed"));
+    }
   });
 
   document.addEventListener("input", function (event) {
     if (!event.target.dataset || !event.target.dataset.place) return;
-    var svg = event.target.closest("article").querySelector("svg[data-field]");
+    var svg = document.querySelector("svg[data-field]");
     if (!svg) return;
     var io = inputs(svg);
     var along = read(io.along);
     var across = read(io.across);
     if (along !== null && across !== null) draw(svg, along, across);
+    readout(svg);
   });
 
-  // After htmx swaps in the feedback, take the reader there.
+  document.addEventListener("DOMContentLoaded", function () {
+    setup();
+    var error = document.getElementById("quiz-error");
+    if (error) error.focus();
+  });
+
+  // After htmx swaps in the feedback (or the form with its messages), take the reader there.
   document.addEventListener("htmx:afterSwap", function (event) {
+    setup();
+    var error = document.getElementById("quiz-error");
+    if (error) {
+      error.focus();
+      return;
+    }
     var heading = document.getElementById("feedback-heading");
-    if (heading && event.detail.target && event.detail.target.id === "feedback") heading.focus();
-    if (heading && event.detail.elt && event.detail.elt.id === "feedback") heading.focus();
+    var target = event.detail.target;
+    if (heading && target && (target.id === "feedback" || (event.detail.elt && event.detail.elt.id === "feedback"))) {
+      heading.focus();
+    }
   });
 })();

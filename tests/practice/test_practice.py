@@ -159,8 +159,8 @@ def test_field_is_drawn_to_scale_with_players_and_lines(client, scenarios):
     assert 'class="grass" x="-150" y="-80" width="300" height="160"' in page
     for x in ("-120", "-110", "-90", "120", "110", "90"):
         assert f'x1="{x}"' in page
-    assert 'class="player blue" transform="translate(-100.0 -20.0)"' in page
-    assert 'class="player red" transform="translate(-80.0 -0.0)"' in page
+    assert 'class="player blue" transform="translate(-100 -20)"' in page
+    assert 'class="player red" transform="translate(-80 0)"' in page
     assert "Fouling team&#x27;s goal" in page or "Fouling team's goal" in page
 
 
@@ -209,8 +209,8 @@ def test_place_feedback_draws_both_spots_with_a_legend(client, scenarios):
         {"q-spot-along": "60", "q-spot-across": "-40", "q-goal": "false"},
     ).content.decode()
     assert "Not quite." in body or "1 of 2 right" in body
-    assert 'class="right-mark" transform="translate(-90.0 -40.0)"' in body
-    assert 'class="mine-mark" transform="translate(-90.0 40.0)"' in body
+    assert 'class="right-mark" transform="translate(-90 -40)"' in body
+    assert 'class="mine-mark" transform="translate(-90 40)"' in body
     assert "Your spot" in body and "The right spot" in body
 
 
@@ -310,7 +310,7 @@ def test_bad_answer_keeps_the_other_answers(client, scenarios):
     form = {"q-spot-along": "60", "q-spot-across": "40", "q-goal": "maybe"}
     body = answer(client, "t-safety-spot", 0, form).content.decode()
     assert 'name="q-spot-along" value="60"' in body
-    assert "translate(-90.0 -40.0)" in body  # the marker stays where the trainee put it
+    assert "translate(-90 -40)" in body  # the marker stays where the trainee put it
 
 
 def test_bad_answer_message_in_italian(client, scenarios):

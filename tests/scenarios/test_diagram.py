@@ -97,7 +97,7 @@ def test_the_question_page_draws_the_ball_not_the_answer_and_says_where_left_is(
     field = body[
         body.index('<svg class="field') : body.index("</svg>", body.index('<svg class="field'))
     ]
-    assert '<circle class="ball" cx="-95.0" cy="20.0"' in field
+    assert '<circle class="ball" cx="-95" cy="20"' in field
     assert 'class="foul"' not in field  # the foul is the spot: the answer
     assert f">{left} ↑</text>" in field and f">{right} ↓</text>" in field
     assert sides in body

@@ -46,3 +46,26 @@ def _placeholders(text: str) -> list[str]:
     import re
 
     return re.findall(r"%\([a-z_]+\)[sd]", text)
+
+
+def test_no_translated_string_hides_inside_an_f_string():
+    """xgettext does not read f-strings: a gettext() call inside one never reaches the catalog."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    names = {"gettext", "pgettext", "ngettext", "npgettext", "_", "gettext_lazy"}
+    hidden = []
+    for base in ("polotrainer", "scenarios"):
+        for path in (root / base).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+                if not isinstance(node, ast.JoinedStr):
+                    continue
+                for inner in ast.walk(node):
+                    if (
+                        isinstance(inner, ast.Call)
+                        and isinstance(inner.func, ast.Name)
+                        and inner.func.id in names
+                    ):
+                        hidden.append(f"{path.relative_to(root)}:{inner.lineno}")
+    assert hidden == []
