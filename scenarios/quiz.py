@@ -385,7 +385,20 @@ def check(posed: Posed, submitted: Mapping[str, Sequence[str]]) -> Check:
     items = read(posed, submitted)
     if any(item.error for item in items):
         return Check(posed, items)
-    graded = grade(posed, {item.id: item.given for item in items})
+    return checked(posed, {item.id: item.given for item in items}, items)
+
+
+def checked(
+    posed: Posed, given: Mapping[str, Any], read_items: Sequence[Marked] | None = None
+) -> Check:
+    """The check of answers already read (or recorded earlier): graded, with the engine's
+    reasons, why a wrong answer is wrong, the cited rule text and the explanation."""
+    graded = grade(posed, given)
+    items = (
+        tuple(read_items)
+        if read_items is not None
+        else tuple(Marked(g.question, form_values(posed, g.question, g.given)) for g in graded)
+    )
     marked = tuple(
         Marked(
             g.question,
@@ -407,6 +420,24 @@ def check(posed: Posed, submitted: Mapping[str, Sequence[str]]) -> Check:
         cited=tuple(section_texts(cited_refs(posed), posed.lang, posed.stamp)),
         explanation=posed.spec.explanation.pick(posed.lang),
     )
+
+
+def form_values(posed: Posed, question: PosedQuestion, given: Any) -> tuple[str, ...]:
+    """The form's values that give `given` (to show a recorded answer in its form again)."""
+    if given is None:
+        return ()
+    match question.type:
+        case QuestionType.PLACE:
+            half_length = diagram.bounds(posed.variant.facts)[0]
+            return (f"{given['x'] + half_length:g}", f"{given['y']:g}")
+        case QuestionType.BOOL:
+            return ("true" if given else "false",)
+        case QuestionType.MULTI | QuestionType.PLAYERS:
+            return tuple(given)
+        case QuestionType.ORDER:
+            place = {step: n for n, step in enumerate(given, start=1)}
+            return tuple(str(place.get(o.value, "")) for o in question.options)
+    return (str(given),)
 
 
 #: The question types whose wrong answers are explained by a change of facts.

@@ -78,16 +78,25 @@ def read(token: str, slug: str, seed: int, *, max_age: int = MAX_AGE) -> Questio
 WHATIF_SALT = "scenarios.practice.whatif"
 
 
-def answered(slug: str, seed: int) -> str:
-    """Proof, handed out with the feedback, that this variant was answered (unlocks what-if)."""
-    return signing.dumps([slug, seed], salt=WHATIF_SALT)
+def answered(slug: str, seed: int, nonces: Sequence[str] = ()) -> str:
+    """Proof, handed out with the feedback, that this variant was answered: it unlocks what-if
+    and, with the answers' nonces, shows the feedback again (a reload, a language switch)."""
+    return signing.dumps([slug, seed, list(nonces)], salt=WHATIF_SALT, compress=True)
+
+
+def read_answered(token: str, slug: str, seed: int) -> list[str] | None:
+    """The answers' nonces in a proof for this variant; None if it is not one."""
+    try:
+        data = signing.loads(token, salt=WHATIF_SALT, max_age=MAX_AGE)
+    except signing.BadSignature:
+        return None
+    if not isinstance(data, list) or len(data) != 3 or data[:2] != [slug, seed]:
+        return None
+    return [str(n) for n in data[2]] if isinstance(data[2], list) else None
 
 
 def was_answered(token: str, slug: str, seed: int) -> bool:
-    try:
-        return bool(signing.loads(token, salt=WHATIF_SALT, max_age=MAX_AGE) == [slug, seed])
-    except signing.BadSignature:
-        return False
+    return read_answered(token, slug, seed) is not None
 
 
 def _now_ms() -> int:

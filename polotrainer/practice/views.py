@@ -182,6 +182,9 @@ def _page(request: Request, scenario: Scenario, posed: quiz.Posed, **extra: Any)
         "whatif_url": reverse("practice:whatif", args=[slug, seed]),
         "lang": posed.lang,
         "reviewing": chosen.get("mode") == Mode.REVIEW,
+        "review_round": review.todays_round(request.user)
+        if chosen.get("mode") == Mode.REVIEW and request.user.is_authenticated
+        else None,
     }
     context.update(extra)
     return context
@@ -195,6 +198,9 @@ def question(request: Request, slug: str, seed: int) -> HttpResponse:
     posed = _pose(scenario, seed)
     # A visitor's id is made before answering, so that answering never has to write the session.
     person_of(request)
+    again = _shown_again(request, scenario, posed)
+    if again is not None:
+        return render(request, TEMPLATE, again)
     mode = practice_filter(request).get("mode", Mode.PRACTICE)
     token = tokens.issue(slug, seed, [q.id for q in posed.questions], mode)
     return render(
@@ -320,22 +326,54 @@ def answer(request: Request, slug: str, seed: int) -> HttpResponse:
             time_taken_ms=min(state.elapsed_ms(), 2**31 - 1),
         ),
     )
-    context = _page(
+    nonces = [state.nonce_for(m.id) for m in checked.items]
+    context = _answered(request, scenario, posed, checked, tokens.answered(slug, seed, nonces))
+    context.update(token=token, duplicate=recorded.duplicate)
+    response = render_fragment(request, TEMPLATE, context, fragments=FRAGMENTS, fragment="feedback")
+    if request.htmx:
+        # The address says the question is answered: a reload or a language switch shows the
+        # feedback again instead of a fresh question.
+        response["HX-Push-Url"] = context["lang_next"]
+    return response
+
+
+def _answered(
+    request: Request, scenario: Scenario, posed: quiz.Posed, checked: quiz.Check, proof: str
+) -> dict[str, Any]:
+    """The page's context once answered: the feedback, what-if, and the answered address."""
+    query = {**practice_filter(request), "answered": proof}
+    return _page(
         request,
         scenario,
         posed,
-        token=token,
         items=list(checked.items),
         checked=checked,
         answered=True,
-        duplicate=recorded.duplicate,
         whatif=quiz.what_if_controls(posed),
-        proof=tokens.answered(slug, seed),
+        proof=proof,
+        lang_next=_with_query(reverse("practice:question", args=[posed.slug, posed.seed]), query),
         variant_url=_with_query(
-            reverse("practice:question", args=[slug, fresh_seed()]), practice_filter(request)
+            reverse("practice:question", args=[posed.slug, fresh_seed()]), practice_filter(request)
         ),
     )
-    return render_fragment(request, TEMPLATE, context, fragments=FRAGMENTS, fragment="feedback")
+
+
+def _shown_again(request: Request, scenario: Scenario, posed: quiz.Posed) -> dict[str, Any] | None:
+    """The feedback of this variant as this person answered it, from ?answered= (a reload, a
+    restored tab, a language switch); None when the proof or the answers are not theirs."""
+    proof = request.GET.get("answered", "")
+    nonces = tokens.read_answered(proof, posed.slug, posed.seed) if proof else None
+    if not nonces:
+        return None
+    attempts = Attempt.objects.filter(nonce__in=nonces, scenario_id=posed.scenario_id)
+    if request.user.is_authenticated:
+        attempts = attempts.filter(user=request.user)
+    else:
+        attempts = attempts.filter(user=None, visitor=request.session.get(VISITOR_KEY) or "-")
+    given = dict(attempts.values_list("question", "answer"))
+    if not given:
+        return None
+    return _answered(request, scenario, posed, quiz.checked(posed, given), proof)
 
 
 # --- what if -----------------------------------------------------------------------------------

@@ -65,6 +65,34 @@ def due_count(user: User | AnonymousUser) -> int:
 
 
 @dataclass(frozen=True)
+class Round:
+    """Today's review round: situations reviewed so far today, and how many remain due."""
+
+    done: int
+    due: int
+
+    @property
+    def position(self) -> int:
+        """This review's number in the round (the one on the page counts as due)."""
+        return self.done + 1
+
+    @property
+    def total(self) -> int:
+        return self.done + max(self.due, 1)
+
+
+def todays_round(user: User) -> Round:
+    """Where an umpire is in today's reviews, in two queries."""
+    done = (
+        Attempt.objects.filter(user=user, mode="review", day=timezone.localdate())
+        .values("scenario_id")
+        .distinct()
+        .count()
+    )
+    return Round(done=done, due=due_count(user))
+
+
+@dataclass(frozen=True)
 class NextReview:
     """What the review page needs: a scenario due now, or when the next one is due."""
 

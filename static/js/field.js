@@ -49,6 +49,13 @@
       scale(svg);
       if (input) readout(svg);
     });
+    // Once answered, the form is disabled: the ball no longer moves.
+    var io = inputs();
+    if (io && io.along.disabled) {
+      document.querySelectorAll(".field-tools .nudge").forEach(function (n) {
+        n.hidden = true;
+      });
+    }
   }
 
   window.addEventListener("resize", function () {
@@ -57,7 +64,7 @@
 
   // --- the place question ------------------------------------------------------------------
 
-  function inputs(svg) {
+  function inputs() {
     var form = document.getElementById("quiz");
     if (!form) return null;
     var along = form.querySelector("[data-place='along']");
@@ -75,7 +82,7 @@
   }
 
   function place(svg, along, across, announce) {
-    var io = inputs(svg);
+    var io = inputs();
     if (!io || io.along.disabled) return;
     var hl = parseFloat(svg.dataset.halfLength);
     var hw = parseFloat(svg.dataset.halfWidth);
@@ -102,7 +109,7 @@
   function readout(svg) {
     var t = tools(svg);
     var out = t && t.querySelector("[data-readout]");
-    var io = inputs(svg);
+    var io = inputs();
     if (!out || !io) return "";
     var along = read(io.along);
     var across = read(io.across);
@@ -142,7 +149,7 @@
     if (!dragging) return;
     var svg = dragging;
     dragging = null;
-    var io = inputs(svg);
+    var io = inputs();
     if (io) place(svg, read(io.along), read(io.across), true);
     if (event.pointerType !== "touch") svg.focus({ preventScroll: true });
   }
@@ -150,7 +157,7 @@
   document.addEventListener("pointercancel", release);
 
   function nudge(svg, dx, dy) {
-    var io = inputs(svg);
+    var io = inputs();
     if (!io) return;
     var along = read(io.along);
     var across = read(io.across);
@@ -187,7 +194,7 @@
     if (!event.target.dataset || !event.target.dataset.place) return;
     var svg = document.querySelector("svg[data-field]");
     if (!svg) return;
-    var io = inputs(svg);
+    var io = inputs();
     var along = read(io.along);
     var across = read(io.across);
     if (along !== null && across !== null) draw(svg, along, across);
@@ -201,13 +208,16 @@
   });
 
   // After htmx swaps in the feedback (or the form with its messages), take the reader there.
+  // The message of a refused answer takes the focus once htmx has settled (after its own
+  // autofocus, which serves pages without JavaScript).
+  document.addEventListener("htmx:afterSettle", function () {
+    var error = document.getElementById("quiz-error");
+    if (error) error.focus();
+  });
+
   document.addEventListener("htmx:afterSwap", function (event) {
     setup();
-    var error = document.getElementById("quiz-error");
-    if (error) {
-      error.focus();
-      return;
-    }
+    if (document.getElementById("quiz-error")) return;
     var heading = document.getElementById("feedback-heading");
     var target = event.detail.target;
     if (heading && target && (target.id === "feedback" || (event.detail.elt && event.detail.elt.id === "feedback"))) {

@@ -60,7 +60,9 @@ def page(browser, live_server):
 
 @pytest.fixture
 def phone(browser, live_server):
-    context = browser.new_context(viewport=PHONE, base_url=live_server.url, is_mobile=True)
+    context = browser.new_context(
+        viewport=PHONE, base_url=live_server.url, is_mobile=True, has_touch=True
+    )
     page = context.new_page()
     yield page
     context.close()

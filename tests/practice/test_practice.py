@@ -6,6 +6,7 @@ from unittest import mock
 
 import pytest
 from django.core import signing
+from django.test import Client
 from django.urls import reverse
 
 from polotrainer.practice import tokens
@@ -548,3 +549,46 @@ def test_then_sends_next_question_back_to_a_local_path_only(client, scenarios):
         page = client.get(q_url("t-horn-seconds", 2), {"then": bad}).content.decode()
         action = re.search(r'<form id="quiz"[^>]*action="([^"]+)"', page).group(1)
         assert "then" not in action
+
+
+def test_the_answered_address_shows_the_feedback_again_to_the_same_person_only(client, scenarios):
+    form = wrong_form(scenarios["t-safety-spot"], 9)
+    response = answer(client, "t-safety-spot", 9, form, htmx=True)
+    again = response["HX-Push-Url"]
+    assert again.startswith("/en/practice/t-safety-spot/9/?answered=")
+    assert 'id="lang-next" hx-swap-oob="true"' in response.content.decode()
+    page = client.get(again).content.decode()
+    assert "Not quite." in page and "The right answer:" in page
+    assert '<fieldset class="questions" disabled>' in page
+    assert f'value="{form["q-spot-along"]}"' in page  # the answer given, in its form
+    italian = client.get(again.replace("/en/", "/it/")).content.decode()
+    assert "Non proprio." in italian
+    stranger = Client().get(again).content.decode()
+    assert "Not quite." not in stranger and 'name="token"' in stranger
+    tampered = client.get(again[:-3] + "abc").content.decode()
+    assert "Not quite." not in tampered
+
+
+def test_without_javascript_the_switcher_after_answering_keeps_the_feedback(client, scenarios):
+    body = answer(client, "t-horn-seconds", 4, {"q-seconds": "5"}).content.decode()
+    lang_next = re.search(r'name="next" value="([^"]+)" id="lang-next"', body).group(1)
+    assert "answered=" in lang_next
+    switched = client.post(
+        "/i18n/setlang/", {"language": "it", "next": lang_next.replace("&amp;", "&")}
+    )
+    page = client.get(switched.url).content.decode()
+    assert 'lang="it"' in page and 'id="feedback-heading"' in page
+
+
+def test_a_get_of_the_answer_address_goes_back_to_the_question(client, scenarios):
+    response = client.get(q_url("t-horn-seconds", 4) + "answer/?rule=21")
+    assert response.status_code == 302
+    assert response.url == "/en/practice/t-horn-seconds/4/?rule=21"
+
+
+def test_review_mode_says_it_is_review_and_where_the_round_is(alice_client, scenarios):
+    answer(alice_client, "t-horn-seconds", 4, {"q-seconds": "999"})  # wrong: due again today
+    page = alice_client.get(q_url("t-horn-seconds", 5) + "?mode=review").content.decode()
+    assert "Review: 1 of 1 due today" in page
+    italian = alice_client.get(q_url("t-horn-seconds", 6, "it") + "?mode=review").content
+    assert "Ripasso: 1 di 1 da fare oggi" in italian.decode()
