@@ -66,3 +66,12 @@ def phone(browser, live_server):
     page = context.new_page()
     yield page
     context.close()
+
+
+@pytest.fixture
+def content(transactional_db):
+    """The small rulebook of the scenario tests, one scenario of each kind, for a live server."""
+    from tests.scenarios.conftest import ALL, create_rulebook, make_scenario
+
+    create_rulebook()
+    return {data["slug"]: make_scenario(data) for data in ALL}

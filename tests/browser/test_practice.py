@@ -8,7 +8,6 @@ from polotrainer.umpires.models import Attempt
 from scenarios.questions import build_questions
 from scenarios.variants import make_variant
 from tests.browser.support import assert_accessible, assert_fits, shoot
-from tests.scenarios.conftest import ALL, create_rulebook, make_scenario
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -16,12 +15,6 @@ WORDS = {
     "en": {"check": "Check my answer", "next": "Next question"},
     "it": {"check": "Controlla la risposta", "next": "Domanda successiva"},
 }
-
-
-@pytest.fixture
-def content(transactional_db):
-    create_rulebook()
-    return {data["slug"]: make_scenario(data) for data in ALL}
 
 
 def variant_of(page):

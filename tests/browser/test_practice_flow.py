@@ -4,7 +4,7 @@ import pytest
 
 from polotrainer.umpires.models import Attempt
 from tests.browser.support import assert_fits, shoot
-from tests.browser.test_practice import content, right_answers, submit  # noqa: F401 - fixture
+from tests.browser.test_practice import right_answers, submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,7 +42,8 @@ def test_a_tap_inside_the_tolerance_on_a_phone_is_right(phone, content, lang):
     tap_field_at(phone, spot["x"] + 1, spot["y"])
     readout = phone.locator("[data-readout]").inner_text()
     assert readout and "yd" in readout
-    phone.locator(f"input[name=q-goal][value='{'true' if answers['goal'][1] else 'false'}']").check()
+    goal = "true" if answers["goal"][1] else "false"
+    phone.locator(f"input[name=q-goal][value='{goal}']").check()
     assert_fits(phone)
     shoot(phone, f"practice-tap-{lang}-phone")
     submit(phone)
