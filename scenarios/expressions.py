@@ -9,6 +9,7 @@ abs/min/max/round/int. Nothing else parses, so a content file can never run code
 import ast
 import operator
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any
 
 _BINARY = {
@@ -40,8 +41,12 @@ class ExpressionError(ValueError):
     """An expression uses something the evaluator does not allow, or a name it does not know."""
 
 
+@lru_cache(maxsize=2048)
 def parse(source: str) -> ast.Expression:
-    """Parse and vet an expression; ExpressionError if it uses anything not allowed."""
+    """Parse and vet an expression; ExpressionError if it uses anything not allowed.
+
+    Cached: scenarios evaluate the same few expressions for every variant (the tree is only
+    read, never changed)."""
     try:
         tree = ast.parse(source, mode="eval")
     except SyntaxError as exc:

@@ -14,7 +14,6 @@ No answer key exists: the right answer is whatever the engine rules for the vari
 variant frozen elsewhere (an exam attempt) can be posed again exactly as it was ruled then.
 """
 
-import copy
 import random
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -33,7 +32,7 @@ from scenarios.localize import pick
 from scenarios.questions import AnswerError, Question, QuestionType, build_questions
 from scenarios.spec import Param, ScenarioSpec, spec_of
 from scenarios.texts import SectionText, glossary_terms, section_texts
-from scenarios.variants import Variant, VariantError, make_variant
+from scenarios.variants import Variant, VariantError, make_variant, variant_with
 from scenarios.vocabulary import reason_text
 
 __all__ = [
@@ -624,18 +623,10 @@ def what_if_controls(posed: Posed) -> tuple[Control, ...]:
 
 
 def _changed(posed: Posed, name: str, value: Any, *, keep_constraints: bool) -> Variant:
-    """The variant with one parameter set to `value`: seed 0 of a copy whose defaults are this
-    variant's values. VariantError when that is not a situation (or breaks the constraints)."""
-    data = copy.deepcopy(dict(posed.spec.data))
-    for pname, pspec in data.get("params", {}).items():
-        pspec["default"] = posed.variant.values[pname]
-    data["params"][name]["default"] = value
-    if not keep_constraints:
-        data.pop("constraints", None)
-    try:
-        return make_variant(posed.slug, data, 0)
-    except (VariantError, ValueError, KeyError) as exc:
-        raise VariantError(str(exc)) from None
+    """The variant with one parameter set to `value`, the others as they are. VariantError
+    when that is not a situation (or breaks the constraints)."""
+    values = {**posed.variant.values, name: value}
+    return variant_with(posed.slug, posed.spec.data, values, constraints=keep_constraints)
 
 
 def what_if(posed: Posed, name: str, raw: str) -> WhatIf:

@@ -167,13 +167,39 @@ def make_variant(slug: str, data: Mapping[str, Any], seed: int) -> Variant:
             last_error = exc
             refused += 1
             continue
-        labels = {
-            name: {lang: spec["labels"][str(values[name])][lang] for lang in ("it", "en")}
-            for name, spec in params.items()
-            if spec.get("type") == "choice" and "labels" in spec
-        }
-        return Variant(slug, seed, values, facts, ruling, labels, refused)
+        return Variant(slug, seed, values, facts, ruling, _labels(params, values), refused)
     raise VariantError(f"no valid variant for seed {seed}: {last_error}") from last_error
+
+
+def variant_with(
+    slug: str, data: Mapping[str, Any], values: Mapping[str, Any], *, constraints: bool = True
+) -> Variant:
+    """The variant whose parameters take `values` (nothing drawn): its derived values, facts
+    and ruling. VariantError when that is not a situation, or (with `constraints`) when it
+    breaks the scenario's constraints. Cheap: what-if and "why not" try many of these."""
+    params: Mapping[str, Mapping[str, Any]] = data.get("params", {})
+    chosen = {name: values[name] for name in sorted(params)}
+    try:
+        chosen.update(_derive(data.get("derived", {}), chosen))
+        if constraints and not all(
+            expressions.evaluate(c, chosen) for c in data.get("constraints", [])
+        ):
+            raise VariantError("constraints not met")
+        facts = _fill(data["facts"], chosen)
+        ruling = rule_json(data["kind"], facts)
+    except (FactError, KeyError, TypeError) as exc:
+        raise VariantError(str(exc)) from exc
+    return Variant(slug, 0, chosen, facts, ruling, _labels(params, chosen))
+
+
+def _labels(
+    params: Mapping[str, Mapping[str, Any]], values: Mapping[str, Any]
+) -> dict[str, dict[str, str]]:
+    return {
+        name: {lang: spec["labels"][str(values[name])][lang] for lang in ("it", "en")}
+        for name, spec in params.items()
+        if spec.get("type") == "choice" and "labels" in spec
+    }
 
 
 def _draw(name: str, spec: Mapping[str, Any], rng: random.Random, canonical: bool) -> Any:
