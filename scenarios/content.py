@@ -164,7 +164,8 @@ class Content:
 def read_content(
     root: Path = CONTENT_DIR, *, sample: range = SAMPLE_SEEDS, complete: bool = True
 ) -> Content:
-    """Parse and check all content under root; `complete` also requires every case covered."""
+    """Parse and check all content under root; `complete` also requires every worked-example
+    case and every section covered by a scenario."""
     content = Content()
     for path in sorted((root / "rules").glob("*.toml")):
         _read_rule(content, path, root)
@@ -641,6 +642,16 @@ def _check_coverage(content: Content) -> None:
             "worked examples",
             "case",
             f"not covered: {', '.join(missing)}",
+        )
+    # Every section of the reader has a "Practise" link: it must lead to something.
+    practised = {s["section"] for s in content.scenarios}
+    empty = [ref for ref in content.sections if ref not in practised]
+    if empty:
+        raise ContentError(
+            "scenarios/content/scenarios",
+            "sections",
+            "section",
+            f"nothing to practise in: {', '.join(empty)}",
         )
 
 

@@ -556,3 +556,11 @@ def test_the_command_loads_nothing_while_a_problem_remains(full_dir, db):
         call_command("content", "load", "--dir", str(full_dir), "--seeds", "1")
     assert "nothing was loaded" in str(excinfo.value)
     assert not Scenario.objects.exists()
+
+
+def test_a_section_with_nothing_to_practise_stops_the_check(full_dir):
+    (full_dir / "scenarios" / "rule-37-penalties-3-8-9-10.toml").unlink()
+    with pytest.raises(ContentError) as excinfo:
+        read_content(full_dir, sample=range(1))
+    assert excinfo.value.field == "section"
+    assert str(excinfo.value).endswith("nothing to practise in: 37.8, 37.9")
