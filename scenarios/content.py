@@ -7,6 +7,7 @@ fails is kept in `Content.problems`, each naming file, scenario, seed and field,
 check. `content check` prints them; `content load` writes nothing while there is one.
 """
 
+import json
 import math
 import re
 import tomllib
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from polotrainer.rules import KINDS, FactError, describe
+from polotrainer.rules import KINDS, FactError, describe, rule_json
 from scenarios import diagram, expressions
 from scenarios.questions import QUESTION_TYPES, Question, build_questions, ruling_enum
 from scenarios.variants import (
@@ -48,7 +49,7 @@ SCENARIO_KEYS = {
     "constraints",
     "question",
 }
-QUESTION_KEYS = {"id", "ask", "prompt", "options", "tolerance"}
+QUESTION_KEYS = {"id", "ask", "prompt", "options", "tolerance", "constant"}
 
 #: The fairness checks, in the order `content check` prints them.
 CHECKS = {
@@ -58,7 +59,15 @@ CHECKS = {
     "languages": "Italian and English carry the same numbers",
     "grammar": "numbers agree with their nouns and articles",
     "diagram": "the diagram marks no answer",
+    "order": "an order question has two or more steps, each once and each read differently",
+    "hidden": "every fact an answer depends on is stated in the facts",
 }
+#: What `content check` reports without failing: worth a look, not always wrong.
+WARNINGS = {
+    "constant": "an answer is the same on every seed though the facts vary",
+}
+#: A sample smaller than this says little about an answer that never varies: no warning.
+CONSTANT_MIN_SEEDS = 20
 #: Texts that are the same for every variant (a title is also listed without one).
 FIXED_TEXTS = ("title", "explanation")
 #: The ruling's values that say the Rule is silent: never a fair right answer.
@@ -125,11 +134,17 @@ class Content:
     draws_refused: int = 0
     checked: Counter[str] = field(default_factory=Counter)
     problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
 
     def check_counts(self) -> dict[str, tuple[int, int]]:
         """Per check: how many things it looked at, and how many failed."""
         failed = Counter(p.check for p in self.problems)
         return {name: (self.checked[name], failed[name]) for name in CHECKS}
+
+    def warning_counts(self) -> dict[str, tuple[int, int]]:
+        """Per warning: how many things it looked at, and how many it reports."""
+        found = Counter(p.check for p in self.warnings)
+        return {name: (self.checked[name], found[name]) for name in WARNINGS}
 
     def counts(self) -> dict[str, int]:
         covered = {s["case"] for s in self.scenarios if s.get("case")}
@@ -149,7 +164,8 @@ class Content:
 def read_content(
     root: Path = CONTENT_DIR, *, sample: range = SAMPLE_SEEDS, complete: bool = True
 ) -> Content:
-    """Parse and check all content under root; `complete` also requires every case covered."""
+    """Parse and check all content under root; `complete` also requires every worked-example
+    case and every section covered by a scenario."""
     content = Content()
     for path in sorted((root / "rules").glob("*.toml")):
         _read_rule(content, path, root)
@@ -263,6 +279,8 @@ def _check_scenario(
                 file, where, f"{qwhere}.ask", f"expected one of {', '.join(askable)}"
             )
         _texts(file, where, f"{qwhere}.prompt", q.get("prompt"))
+        if "constant" in q and q["constant"] is not True:
+            raise ContentError(file, where, f"{qwhere}.constant", "expected true, or no key")
         if "options" in q:
             choices = schema[q["ask"]].get("choices")
             if not choices or not set(q["options"]) <= set(choices):
@@ -330,6 +348,9 @@ def _check_fairness(content: Content, file: str, entry: Mapping[str, Any], sampl
             _check_texts(content, problem, None, key, dict(entry[key]))
     seeds = sample if entry.get("params") else range(1)
     questions_checked = False
+    unstated = _unstated_facts(entry)
+    facts_seen: set[str] = set()
+    answers_seen: dict[str, set[str]] = {}
     for seed in seeds:
         content.checked["facts"] += 1
         try:
@@ -350,7 +371,10 @@ def _check_fairness(content: Content, file: str, entry: Mapping[str, Any], sampl
                 )
         content.variants_sampled += 1
         content.draws_refused += variant.refused
-        questions = build_questions(entry["kind"], entry, variant.facts)
+        questions = build_questions(entry["kind"], entry, variant.facts, variant.ruling)
+        facts_seen.add(_canonical(variant.facts))
+        for q in questions:
+            answers_seen.setdefault(q.id, set()).add(_canonical(q.right_answer(variant.ruling)))
         if not questions_checked:
             # Prompts and option labels are the same for every variant.
             questions_checked = True
@@ -370,8 +394,12 @@ def _check_fairness(content: Content, file: str, entry: Mapping[str, Any], sampl
             _check_texts(content, problem, seed, "situation", rendered)
         for q in questions:
             _check_options(content, problem, seed, entry["kind"], q, variant)
+            _check_order(content, problem, seed, q, variant)
         if diagram.wants_diagram(entry["kind"], [q.type for q in questions]):
             _check_diagram(content, problem, seed, questions, variant)
+        _check_hidden(content, problem, seed, entry["kind"], unstated, questions, variant)
+    if len(seeds) >= CONSTANT_MIN_SEEDS:
+        _check_constant(content, file, entry, facts_seen, answers_seen)
 
 
 def _check_texts(
@@ -465,6 +493,113 @@ def _check_options(
                 )
 
 
+def _check_order(content: Content, problem: Any, seed: int, q: Question, variant: Variant) -> None:
+    """An order question has steps to order: two or more, none twice, none read like another
+    (the trainee could not tell which place is whose)."""
+    if q.type != "order":
+        return
+    content.checked["order"] += 1
+    field = f"question {q.id}.steps"
+    steps = q.right_answer(variant.ruling)
+    if len(steps) < 2:
+        problem("order", seed, field, f"the engine gives {len(steps)} step(s): nothing to order")
+        return
+    for step, times in Counter(steps).items():
+        if times > 1:
+            problem("order", seed, field, f"step {step!r} comes {times} times")
+    for lang in LANGS:
+        labels = Counter(o.label[lang] for o in q.options)
+        for label, times in labels.items():
+            if times > 1:
+                problem("order", seed, f"{field}.{lang}", f"{times} steps read {label!r}")
+
+
+def _unstated_facts(entry: Mapping[str, Any]) -> list[tuple[str, list[Any]]]:
+    """The optional yes/no and choice facts the scenario leaves to the engine's default, each
+    with the other values it could take."""
+    out = []
+    for name, spec in describe(str(entry["kind"]))["facts"].items():
+        if spec["required"] or name in entry["facts"]:
+            continue
+        if spec["type"] == "bool":
+            out.append((name, [not spec["default"]]))
+        elif spec["type"] == "enum":
+            out.append((name, [c for c in spec["choices"] if c != spec["default"]]))
+    return out
+
+
+def _check_hidden(
+    content: Content,
+    problem: Any,
+    seed: int,
+    kind: str,
+    unstated: list[tuple[str, list[Any]]],
+    questions: list[Question],
+    variant: Variant,
+) -> None:
+    """No answer depends on a fact the scenario leaves to the engine's default: a fact the
+    facts do not state is a fact the situation need not say, and the trainee cannot know."""
+    content.checked["hidden"] += 1
+    for name, others in unstated:
+        for other in others:
+            try:
+                ruling = rule_json(kind, {**variant.facts, name: other})
+            except FactError:
+                continue  # not a situation: the default is the only value these facts allow
+            changed = [
+                q.id for q in questions if q.right_answer(ruling) != q.right_answer(variant.ruling)
+            ]
+            if changed:
+                default = variant.facts.get(name, describe(kind)["facts"][name]["default"])
+                problem(
+                    "hidden",
+                    seed,
+                    f"facts.{name}",
+                    f"the answer to question {', '.join(changed)} changes with {name} "
+                    f"({json.dumps(default)} unless stated, but {json.dumps(other)} changes it): "
+                    "state it in the facts and in the situation",
+                )
+                break
+
+
+def _check_constant(
+    content: Content,
+    file: str,
+    entry: Mapping[str, Any],
+    facts_seen: set[str],
+    answers_seen: Mapping[str, set[str]],
+) -> None:
+    """Warn when a question's answer is the same on every sampled seed though the facts vary:
+    the variants only dress the same answer, which a trainee learns by heart. A question that
+    is so on purpose (a worked example's ruling, with other numbers) says `constant = true`.
+    An order question is not warned about: its steps are shuffled anew for every variant, and
+    the order to learn by heart is the lesson."""
+    if len(facts_seen) < 2:
+        return
+    schema = describe(str(entry["kind"]))["ruling"]
+    for q in entry.get("question", []):
+        if schema[q["ask"]]["type"] == "sequence":
+            continue
+        content.checked["constant"] += 1
+        answers = answers_seen.get(q["id"], set())
+        if len(answers) == 1 and not q.get("constant"):
+            content.warnings.append(
+                Problem(
+                    "constant",
+                    file,
+                    entry["slug"],
+                    None,
+                    f"question {q['id']}",
+                    f"the answer is {next(iter(answers))} on every seed though the facts vary: "
+                    "vary what decides it, or say `constant = true` if that is the point",
+                )
+            )
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
 def _check_diagram(
     content: Content, problem: Any, seed: int, questions: list[Question], variant: Variant
 ) -> None:
@@ -507,6 +642,16 @@ def _check_coverage(content: Content) -> None:
             "worked examples",
             "case",
             f"not covered: {', '.join(missing)}",
+        )
+    # Every section of the reader has a "Practise" link: it must lead to something.
+    practised = {s["section"] for s in content.scenarios}
+    empty = [ref for ref in content.sections if ref not in practised]
+    if empty:
+        raise ContentError(
+            "scenarios/content/scenarios",
+            "sections",
+            "section",
+            f"nothing to practise in: {', '.join(empty)}",
         )
 
 

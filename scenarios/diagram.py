@@ -39,6 +39,8 @@ END_MARGIN = 24.0
 SIDE_ROOM = 30.0
 LABEL_ROOM = 32.0
 FIELD_KINDS = frozenset({"penalty_spot", "penalty_positions"})
+#: The kinds whose ruling places a point on the field from the facts a diagram draws.
+SPOT_KINDS = FIELD_KINDS | {"recognise_penalty"}
 #: A mark this close (yards) to a point the engine rules is that point: it is not drawn.
 SAME_POINT = 0.5
 
@@ -204,11 +206,11 @@ def wants_diagram(kind: str, question_types: Sequence[str]) -> bool:
 def ruled_points(facts: Mapping[str, Any]) -> list[tuple[float, float]]:
     """Every point the engine rules from these facts (a penalty's spot), whatever the kind.
 
-    A diagram is drawn for the field kinds only; the facts are ruled as each of them, and the
-    kinds that do not read them (a FactError) have nothing to say.
+    The facts are ruled as each kind that places a point (a foul recognised as a penalty, too),
+    and the kinds that do not read them (a FactError) have nothing to say.
     """
     points = []
-    for kind in sorted(FIELD_KINDS):
+    for kind in sorted(SPOT_KINDS):
         try:
             ruling = rule_json(kind, facts)
         except FactError:

@@ -291,7 +291,13 @@ def decide_stoppage(s: StoppageSituation) -> StoppageRuling:
 def _safety(s: StoppageSituation) -> R:
     if s.touched_another_player:
         return R(StopWhen.IMMEDIATELY, because(K.SAFETY_NOT_IF_TOUCHED_OTHER))
-    return R(StopWhen.IMMEDIATELY, because(K.SAFETY_PENALTY_6), restart=Restart.PENALTY_6)
+    # 21.a: "call a Safety (Penalty 6)": a penalty to the opposing team, as for a foul.
+    return R(
+        StopWhen.IMMEDIATELY,
+        because(K.SAFETY_PENALTY_6),
+        restart=Restart.PENALTY_6,
+        consequences=(Consequence.PENALTY,),
+    )
 
 
 def _foul(s: StoppageSituation) -> R:
@@ -682,6 +688,9 @@ class Execution(StrEnum):
     AT_ONCE = "at_once"
     START_OF_NEXT_PERIOD = "start_of_next_period"
     FIVE_SECONDS_ON_CLOCK = "five_seconds_on_clock"
+    #: Never the ruling: every timing of the seed is penalized (21.discussion). It is a value
+    #: so that a question can offer it and need not presuppose that the foul is penalized.
+    NOT_PENALIZED = "not_penalized"
 
 
 @dataclass(frozen=True, slots=True)

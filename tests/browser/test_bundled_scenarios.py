@@ -26,6 +26,9 @@ def answer_anything(page):
         for box in fieldset.locator("input[type=text], input[inputmode]").all():
             if not box.input_value():
                 box.fill("5")
+        # An order question: each step a place, 1 to n, in the order shown.
+        for place, select in enumerate(fieldset.locator("select").all(), start=1):
+            select.select_option(str(place))
     page.locator("#quiz button[type=submit]").click()
     page.locator("#feedback-heading").wait_for()
 

@@ -19,7 +19,7 @@ INC = Incident
 
 # (incident, attributes, expected subset of the ruling's JSON)
 CASES: list[tuple[Incident, dict[str, object], dict[str, object]]] = [
-    (INC.SAFETY, {}, {"stop": "immediately", "restart": "penalty_6"}),
+    (INC.SAFETY, {}, {"stop": "immediately", "restart": "penalty_6", "consequences": ["penalty"]}),
     (INC.SAFETY, {"touched_another_player": True}, {"restart": "not_stated", "consequences": []}),
     (INC.FOUL, {}, {"stop": "umpire_discretion", "advantage_may_be_played": True}),
     (INC.FOUL, {"dangerous": True}, {"stop": "immediately", "advantage_may_be_played": False}),
@@ -443,3 +443,15 @@ def test_the_procedure_follows_the_seeds_sequence(
     incident: Incident, facts: dict[str, object], steps: list[StoppageStep]
 ) -> None:
     assert list(decide_stoppage(StoppageSituation(incident, **facts)).procedure) == steps  # type: ignore[arg-type]
+
+
+def test_no_timing_of_the_seed_goes_unpenalized() -> None:
+    # NOT_PENALIZED is a choice to offer, never a ruling: every foul at the horn is penalized.
+    rulings = {
+        decide_foul_at_horn(FoulAtHornSituation(timing, final)).execution
+        for timing in HornTiming
+        for final in (False, True)
+        if not (final and timing is HornTiming.UNSPORTSMANLIKE_BETWEEN_PERIODS)
+    }
+    assert Execution.NOT_PENALIZED not in rulings
+    assert rulings == set(Execution) - {Execution.NOT_PENALIZED}

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from scenarios.content import CHECKS, CONTENT_DIR, Problem, read_content
+from scenarios.content import CHECKS, CONTENT_DIR, ContentError, Problem, read_content
 from scenarios.models import Scenario
 from scenarios.variants import make_variant
 
@@ -310,6 +310,212 @@ def values(root: Path, seed: int) -> dict:
     return dict(make_variant(entry["slug"], entry, seed).values)
 
 
+# --- hidden facts ------------------------------------------------------------------------------
+
+#: A foul in play whose whistle depends on whether play was already stopped: a fact it states.
+FOUL = textwrap.dedent(
+    """
+    [[scenario]]
+    slug = "foul-whistle"
+    section = "21.b"
+    kind = "stoppage"
+    title.it = "Un fallo"
+    title.en = "A foul"
+    situation.it = "Sei l'Arbitro. Nel {period}° periodo, a gioco in corso, vedi un fallo \
+    pericoloso."
+    situation.en = "You are the umpire. In period {period}, with play in progress, you see a \
+    dangerous foul."
+
+    [scenario.facts]
+    incident = "foul"
+    dangerous = true
+    play_already_stopped = false
+
+    [scenario.params.period]
+    label = { it = "periodo", en = "period" }
+    type = "int"
+    min = 1
+    max = 6
+    default = 2
+
+    [[scenario.question]]
+    id = "stop"
+    ask = "stop"
+    prompt.it = "Quando fischi?"
+    prompt.en = "When do you blow the whistle?"
+    options = ["immediately", "umpire_discretion", "already_stopped"]
+    """
+)
+
+
+def test_an_answer_that_hangs_on_a_fact_left_to_its_default_is_caught(content_dir):
+    assert problems(content_dir, FOUL) == []
+    text = changed("play_already_stopped = false\n", "", FOUL)
+    result = problems(content_dir, text)
+    assert found(result, "hidden") == {(s, "facts.play_already_stopped") for s in range(8)}
+    assert "the answer to question stop changes with play_already_stopped" in result[0].message
+
+
+def test_a_default_that_changes_no_answer_asked_is_not_caught(content_dir):
+    # "dangerous" decides the whistle, "unconscious" is not read for a foul: only one is needed.
+    text = changed("dangerous = true\n", "", FOUL)
+    assert {p.field for p in problems(content_dir, text)} == {"facts.dangerous"}
+    assert found(problems(content_dir, FOUL), "hidden") == set()
+
+
+# --- order -------------------------------------------------------------------------------------
+
+#: An injured player's procedure, put in order.
+ORDER = textwrap.dedent(
+    """
+    [[scenario]]
+    slug = "injury-order"
+    section = "21.d"
+    kind = "stoppage"
+    title.it = "Un infortunio"
+    title.en = "An injury"
+    situation.it = "Sei l'Arbitro. Nel {period}° periodo Blu #4 si fa male a un ginocchio."
+    situation.en = "You are the umpire. In period {period} Blue #4 hurts a knee."
+
+    [scenario.facts]
+    incident = "injured_player"
+    recurrence = false
+
+    [scenario.params.period]
+    label = { it = "periodo", en = "period" }
+    type = "int"
+    min = 1
+    max = 6
+    default = 2
+
+    [[scenario.question]]
+    id = "order"
+    ask = "procedure"
+    prompt.it = "Metti in ordine i passi."
+    prompt.en = "Put the steps in order."
+    """
+)
+
+
+def test_an_order_question_with_steps_to_order_passes(content_dir):
+    assert problems(content_dir, ORDER) == []
+
+
+def test_an_order_question_the_engine_gives_no_steps_for_is_caught(content_dir):
+    # A recurrence of the same injury: no time-out, so no procedure to order.
+    text = changed("recurrence = false", "recurrence = true", ORDER)
+    result = problems(content_dir, text)
+    assert found(result, "order") == {(s, "question order.steps") for s in range(8)}
+    assert "the engine gives 0 step(s): nothing to order" in result[0].message
+
+
+def test_two_steps_that_read_the_same_are_caught(content_dir, monkeypatch):
+    from scenarios import questions
+
+    label = questions.enum_label
+
+    def same_words(enum_name, value):
+        if value == "play_resumes":
+            return label(enum_name, "play_stopped")
+        return label(enum_name, value)
+
+    monkeypatch.setattr(questions, "enum_label", same_words)
+    result = problems(content_dir, ORDER)
+    assert found(result, "order") == {
+        (s, f"question order.steps.{lang}") for s in range(8) for lang in ("it", "en")
+    }
+    assert "2 steps read 'The Umpire stops play'" in {p.message for p in result}
+
+
+# --- constant answers (a warning) ----------------------------------------------------------------
+
+
+def warnings(root: Path, text: str) -> list[Problem]:
+    (root / "scenarios" / "case.toml").write_text(text, encoding="utf-8")
+    return read_content(root, sample=range(20), complete=False).warnings
+
+
+#: The facts vary (how rough the play is), the answer never does: a lost helmet waits for a
+#: neutral play whatever the roughness, which the engine does not read for a helmet.
+HELMET = textwrap.dedent(
+    """
+    [[scenario]]
+    slug = "helmet"
+    section = "21.h"
+    kind = "stoppage"
+    title.it = "Il casco"
+    title.en = "The helmet"
+    situation.it = "Sei l'Arbitro. Nel {period}° periodo il casco di Blu #2 cade."
+    situation.en = "You are the umpire. In period {period} Blue #2's helmet falls off."
+
+    [scenario.facts]
+    incident = "lost_helmet"
+    dangerous = "{rough}"
+
+    [scenario.params.period]
+    label = { it = "periodo", en = "period" }
+    type = "int"
+    min = 1
+    max = 6
+    default = 2
+
+    [scenario.derived]
+    rough = "period > 3"
+
+    [[scenario.question]]
+    id = "stop"
+    ask = "stop"
+    prompt.it = "Quando fermi il gioco?"
+    prompt.en = "When do you stop play?"
+    options = ["immediately", "at_neutral_play"]
+    """
+)
+
+
+def test_an_answer_that_never_varies_while_the_facts_do_is_a_warning_not_a_failure(content_dir):
+    (content_dir / "scenarios" / "case.toml").write_text(HELMET, encoding="utf-8")
+    content = read_content(content_dir, sample=range(20), complete=False)
+    assert content.problems == []
+    assert [(w.check, w.seed, w.field) for w in content.warnings] == [
+        ("constant", None, "question stop")
+    ]
+    assert 'the answer is "at_neutral_play" on every seed' in content.warnings[0].message
+
+
+def test_a_small_sample_warns_about_nothing(content_dir):
+    (content_dir / "scenarios" / "case.toml").write_text(HELMET, encoding="utf-8")
+    assert read_content(content_dir, sample=range(19), complete=False).warnings == []
+
+
+def test_facts_that_never_vary_are_not_warned_about(content_dir):
+    assert (
+        warnings(content_dir, changed('dangerous = "{rough}"', "dangerous = false", HELMET)) == []
+    )
+
+
+def test_an_answer_constant_on_purpose_says_so_and_is_not_warned_about(content_dir):
+    text = changed('ask = "stop"', 'ask = "stop"\nconstant = true', HELMET)
+    assert warnings(content_dir, text) == []
+
+
+def test_constant_must_be_true_or_absent(content_dir):
+    text = changed('ask = "stop"', 'ask = "stop"\nconstant = "yes"', HELMET)
+    with pytest.raises(ContentError) as excinfo:
+        warnings(content_dir, text)
+    assert excinfo.value.field == "question stop.constant"
+
+
+def test_an_order_question_is_never_warned_about(content_dir):
+    # Its steps are shuffled anew for each variant: the same order is the lesson.
+    text = changed("recurrence = false", 'recurrence = false\nunconscious = "{knocked}"', ORDER)
+    text = changed(
+        "[[scenario.question]]",
+        '[scenario.derived]\nknocked = "period > 3"\n\n[[scenario.question]]',
+        text,
+    )
+    assert warnings(content_dir, text) == []
+
+
 # --- the command -------------------------------------------------------------------------------
 
 
@@ -334,7 +540,10 @@ def test_the_command_prints_each_checks_count_and_fails_with_the_problems(full_d
     for name in CHECKS:
         assert name in lines, name
     looked_at, slash, failed = lines["grammar"].split(":")[1].split("(")[0].split()
-    assert (slash, failed) == ("/", "1") and int(looked_at) > 97 * 2  # 2 seeds, 2 languages
+    assert (slash, failed) == ("/", "1") and int(looked_at) > 130 * 2  # 2 seeds, 2 languages
+    assert "warnings (looked at / reported, not failures):" in out
+    # Two seeds say nothing about an answer that never varies: the warning looks at nothing.
+    assert lines["constant"].split(":")[1].split("(")[0].split() == ["0", "/", "0"]
     assert (
         "[grammar] content/scenarios/case.toml: scenario safety-spot: every seed: title.en: "
         "\"1 goals\": 'goal' after 1"
@@ -347,3 +556,11 @@ def test_the_command_loads_nothing_while_a_problem_remains(full_dir, db):
         call_command("content", "load", "--dir", str(full_dir), "--seeds", "1")
     assert "nothing was loaded" in str(excinfo.value)
     assert not Scenario.objects.exists()
+
+
+def test_a_section_with_nothing_to_practise_stops_the_check(full_dir):
+    (full_dir / "scenarios" / "rule-37-penalties-3-8-9-10.toml").unlink()
+    with pytest.raises(ContentError) as excinfo:
+        read_content(full_dir, sample=range(1))
+    assert excinfo.value.field == "section"
+    assert str(excinfo.value).endswith("nothing to practise in: 37.8, 37.9")

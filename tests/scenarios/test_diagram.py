@@ -40,6 +40,24 @@ def test_a_ball_near_the_boards_is_drawn_because_the_spot_is_five_yards_in():
     assert names(facts) == ["ball"]
 
 
+def test_a_recognised_foul_taken_from_its_spot_hides_the_foul_and_a_penalty_1_does_not():
+    foul = {
+        "dangerous": True,
+        "deliberate": False,
+        "in_vicinity_of_goal": False,
+        "to_save_a_goal": True,
+        "awarded_if_not_penalty_1": "2",
+        "p2_choice": "spot",
+        "foul_spot": {"x": -80, "y": 25},
+    }
+    assert ruled_points(foul) == [(-80.0, 25.0)]
+    assert names(foul) == []
+    # The same foul in the vicinity of the goal is a Penalty 1: the ball goes to the centre.
+    penalty_1 = {**foul, "in_vicinity_of_goal": True, "foul_spot": {"x": -140, "y": 5}}
+    assert ruled_points(penalty_1) == [(0.0, 0.0)]
+    assert names(penalty_1) == ["foul"]
+
+
 def test_positions_draw_the_ball_and_every_player_the_engine_rules_no_point_for_them():
     facts = {
         "penalty": "2",

@@ -10,8 +10,10 @@ from scenarios.content import (
     CHECKS,
     CONTENT_DIR,
     SAMPLE_SEEDS,
+    WARNINGS,
     Content,
     ContentError,
+    Problem,
     read_content,
 )
 from scenarios.loading import load
@@ -60,10 +62,19 @@ class Command(BaseCommand):
         self.stdout.write("checks (looked at / failed):")
         for name, (checked, failed) in content.check_counts().items():
             self.stdout.write(f"{name:>30}: {checked} / {failed}  ({CHECKS[name]})")
+        self.stdout.write("warnings (looked at / reported, not failures):")
+        for name, (checked, found) in content.warning_counts().items():
+            self.stdout.write(f"{name:>30}: {checked} / {found}  ({WARNINGS[name]})")
+        self._list(content.warnings, "warning ")
+        self._list(content.problems, "")
+
+    def _list(self, problems: list[Problem], prefix: str) -> None:
         seeds: dict[tuple[str, str, str, str, str], list[str]] = defaultdict(list)
-        for p in content.problems:
+        for p in problems:
             key = (p.check, p.file, p.scenario, p.field, p.message)
             seeds[key].append("every seed" if p.seed is None else str(p.seed))
         for (check, file, scenario, field, message), where in seeds.items():
             label = where[0] if where == ["every seed"] else f"seed {', '.join(where)}"
-            self.stderr.write(f"[{check}] {file}: scenario {scenario}: {label}: {field}: {message}")
+            self.stderr.write(
+                f"[{prefix}{check}] {file}: scenario {scenario}: {label}: {field}: {message}"
+            )
