@@ -6,18 +6,24 @@ id, so there is nothing of someone else's to ask for.
 
 import csv
 import json
+import logging
+import smtplib
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import get_user_model, update_session_auth_hash
 from django.contrib.auth import login as auth_login
 from django.contrib.auth import logout as auth_logout
-from django.contrib.auth import update_session_auth_hash
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.mail import send_mail
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse, translate_url
+from django.template.loader import render_to_string
+from django.urls import reverse, reverse_lazy, translate_url
 from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -25,10 +31,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from polotrainer.throttle import rates
+from polotrainer.throttle.addresses import client_ip
 from polotrainer.umpires import activity, review
-from polotrainer.umpires.forms import DeleteAccountForm, ProfileForm, SignupForm
+from polotrainer.umpires.forms import (
+    DeleteAccountForm,
+    ForgivingSetPasswordForm,
+    ProfileForm,
+    SignupForm,
+    ThrottledPasswordChangeForm,
+)
 from polotrainer.umpires.mastery import LAST_N, mastery
 from polotrainer.umpires.models import Attempt, Profile
 from polotrainer.umpires.progress import VISITOR_KEY, adopt_visitor_attempts
@@ -36,6 +50,22 @@ from scenarios.variants import fresh_seed
 
 HISTORY_PAGE = 25
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+SIGNUPS = "signup"
+log = logging.getLogger(__name__)
+
+
+def _set_language_cookie(response: HttpResponse, language: str) -> None:
+    """Remember the language with the same flags as every other cookie of the site."""
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
 
 
 def _profile(user: object) -> Profile:
@@ -74,14 +104,7 @@ def _enter(request: HttpRequest, user: object, response_to: str) -> HttpResponse
             % {"count": moved},
         )
     response = redirect(target)
-    response.set_cookie(
-        settings.LANGUAGE_COOKIE_NAME,
-        language,
-        max_age=settings.LANGUAGE_COOKIE_AGE,
-        secure=settings.LANGUAGE_COOKIE_SECURE,
-        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
-    )
+    _set_language_cookie(response, language)
     return response
 
 
@@ -103,18 +126,57 @@ def login(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account; what was answered before moves into it."""
+    """Create an account; what was answered before moves into it.
+
+    Whether the e-mail address is already registered is never shown: the account is created
+    either way, and with mail configured the address gets a mail saying what happened.
+    """
     form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        Profile.objects.create(
-            user=user,
-            display_name=form.cleaned_data["display_name"],
-            language=translation.get_language()[:2],
-        )
-        messages.success(request, _("Welcome! Your account is ready."))
-        return _enter(request, user, reverse("umpires:dashboard"))
+    if request.method == "POST":
+        address = client_ip(request) or "unknown"
+        if not rates.allowed(SIGNUPS, address, settings.SIGNUP_LIMIT, rates.HOUR):
+            form.is_valid()
+            form.add_error(
+                None,
+                _(
+                    "Too many accounts were created from this network in the last hour. "
+                    "Please try again later."
+                ),
+            )
+            return render(request, "umpires/signup.html", {"form": form}, status=429)
+        if form.is_valid():
+            user = form.save()
+            rates.record(SIGNUPS, address, rates.HOUR)
+            Profile.objects.create(
+                user=user,
+                display_name=form.cleaned_data["display_name"],
+                language=translation.get_language()[:2],
+            )
+            _mail_new_account(request, user)
+            messages.success(request, _("Welcome! Your account is ready."))
+            return _enter(request, user, reverse("umpires:dashboard"))
     return render(request, "umpires/signup.html", {"form": form})
+
+
+def _mail_new_account(request: HttpRequest, user: Any) -> None:
+    """Tell the address's owner about the new account, and about the ones it already had."""
+    if not settings.MAIL_ENABLED:
+        return
+    others = list(
+        get_user_model()
+        .objects.filter(email__iexact=user.email)
+        .exclude(pk=user.pk)
+        .order_by("username")
+        .values_list("username", flat=True)
+    )
+    context = {"username": user.get_username(), "others": others, "site": request.get_host()}
+    subject = render_to_string("umpires/signup_subject.txt", context).strip()
+    body = render_to_string("umpires/signup_email.txt", context)
+    try:
+        send_mail(subject, body, None, [user.email])
+    except (OSError, smtplib.SMTPException):
+        # The account exists either way; a mail server that is down must not lose it.
+        log.exception("sign-up mail to the new account %s not sent", user.pk)
 
 
 @require_POST
@@ -135,9 +197,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         translation.activate(current.language)
         messages.success(request, _("Your profile is saved."))
         response = redirect("umpires:profile")
-        response.set_cookie(
-            settings.LANGUAGE_COOKIE_NAME, current.language, max_age=settings.LANGUAGE_COOKIE_AGE
-        )
+        _set_language_cookie(response, current.language)
         return response
     return render(request, "umpires/profile.html", {"form": form, "profile": current})
 
@@ -147,7 +207,7 @@ def profile(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def password_change(request: HttpRequest) -> HttpResponse:
     """Change the password, staying logged in."""
-    form = PasswordChangeForm(request.user, request.POST or None)
+    form = ThrottledPasswordChangeForm(request, request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         update_session_auth_hash(request, user)
@@ -161,7 +221,7 @@ def password_change(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def delete_account(request: HttpRequest) -> HttpResponse:
     """Delete the account and everything in it, once the password is confirmed."""
-    form = DeleteAccountForm(request.user, request.POST or None)
+    form = DeleteAccountForm(request, request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = request.user
         auth_logout(request)
@@ -172,7 +232,7 @@ def delete_account(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def dashboard(request: HttpRequest) -> HttpResponse:
     """Mastery, activity, streak, due reviews and the history, each from a fixed few queries."""
     history = _history_page(request)
@@ -214,7 +274,7 @@ HISTORY_FIELDS = ("seed", "question", "answer", "correct", "time_taken_ms", "mod
 
 
 @login_required
-@require_GET
+@require_safe
 def history_csv(request: HttpRequest) -> StreamingHttpResponse:
     """The umpire's own history as CSV (never anyone else's: there is no id to ask with)."""
     rows = (
@@ -251,7 +311,7 @@ def history_csv(request: HttpRequest) -> StreamingHttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def review_next(request: HttpRequest) -> HttpResponse:
     """Go to a fresh variant of the most overdue scenario, or say when the next one is due."""
     upcoming = review.next_review(request.user)
@@ -260,3 +320,32 @@ def review_next(request: HttpRequest) -> HttpResponse:
     # A fresh seed each time: the numbers change, so remembering them does not help.
     url = reverse("scenarios:question", args=[upcoming.slug, fresh_seed()])
     return redirect(f"{url}?mode=review")
+
+
+# Password reset: Django's own views, for their token handling; one template for all steps.
+RESET = "umpires/password_reset.html"
+
+
+_password_reset = auth_views.PasswordResetView.as_view(
+    template_name=RESET,
+    email_template_name="umpires/password_reset_email.txt",
+    subject_template_name="umpires/password_reset_subject.txt",
+    success_url=reverse_lazy("umpires:password_reset_done"),
+    extra_context={"step": "request"},
+)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def password_reset(request: HttpRequest) -> HttpResponse:
+    """Ask for a reset link, where the site sends mail; otherwise say whom to ask instead."""
+    if not settings.MAIL_ENABLED:
+        return render(request, RESET, {"step": "unavailable"})
+    return _password_reset(request)
+
+
+password_reset_confirm = auth_views.PasswordResetConfirmView.as_view(
+    template_name=RESET,
+    form_class=ForgivingSetPasswordForm,
+    success_url=reverse_lazy("umpires:password_reset_complete"),
+    extra_context={"step": "confirm"},
+)
