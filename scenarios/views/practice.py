@@ -20,7 +20,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import reswap, retarget
 
 from polotrainer.rules import Point
@@ -62,7 +62,7 @@ def _practice_filter(request: HttpRequest) -> dict[str, str]:
     """?rule=, ?section= and ?mode=review, kept from question to question; junk is dropped."""
     out: dict[str, str] = {}
     rule = request.GET.get("rule", "")
-    if rule.isdigit() and len(rule) <= 3:
+    if rule.isascii() and rule.isdigit() and len(rule) <= 3:  # "²".isdigit(), but int("²") fails
         out["rule"] = rule
     section = request.GET.get("section", "")
     if section and len(section) <= 40:
@@ -76,13 +76,13 @@ def _with_query(url: str, query: Mapping[str, str]) -> str:
     return f"{url}?{urlencode(query)}" if query else url
 
 
-@require_GET
+@require_safe
 def start(request: HttpRequest) -> HttpResponse:
     """Start practising at once: everything mixed, one rule or one section."""
     return redirect(_with_query(reverse("scenarios:next"), _practice_filter(request)))
 
 
-@require_GET
+@require_safe
 def next_question(request: HttpRequest) -> HttpResponse:
     """Pick a live scenario (one not answered lately, if any) and a fresh seed, and go there."""
     chosen = _practice_filter(request)
@@ -272,7 +272,7 @@ def _page(play: Play, shown: list[Shown], **extra: Any) -> dict[str, Any]:
 
 
 @never_cache
-@require_GET
+@require_safe
 def question(request: HttpRequest, slug: str, seed: int) -> HttpResponse:
     """One variant's questions; its URL replays exactly that variant."""
     play = _load(request, slug, seed)
@@ -540,7 +540,7 @@ def _changed_variant(play: Play, name: str, raw: str) -> Variant:
     return make_variant(play.scenario.slug, data, 0)
 
 
-@require_GET
+@require_safe
 def whatif(request: HttpRequest, slug: str, seed: int) -> HttpResponse:
     """After answering: change one fact and show how the ruling changes, beside the original."""
     play = _load(request, slug, seed)

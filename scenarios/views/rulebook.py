@@ -11,7 +11,7 @@ from django.db.models.functions import Lower
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import SafeString
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from polotrainer.rules import PenaltySpotSituation, SpotPenalty, decide_penalty_spot, field
 from polotrainer.rules.vocabulary import REFS
@@ -136,7 +136,7 @@ def _terms() -> list[Term]:
     return list(GlossaryTerm.objects.all())
 
 
-@require_GET
+@require_safe
 def rules(request: HttpRequest) -> HttpResponse:
     """The three rules and their sections."""
     entries = [
@@ -146,7 +146,7 @@ def rules(request: HttpRequest) -> HttpResponse:
     return render(request, "scenarios/rules.html", {"entries": entries})
 
 
-@require_GET
+@require_safe
 def rule(request: HttpRequest, number: int) -> HttpResponse:
     """One rule, every section."""
     the_rule = get_object_or_404(Rule, number=number)
@@ -164,7 +164,7 @@ def rule(request: HttpRequest, number: int) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def section(request: HttpRequest, ref: str) -> HttpResponse:
     """One section, with the sections before and after it."""
     the_section = get_object_or_404(Section.objects.select_related("rule"), ref=ref)
@@ -184,7 +184,7 @@ def section(request: HttpRequest, ref: str) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def glossary(request: HttpRequest) -> HttpResponse:
     """The bilingual glossary."""
     terms = GlossaryTerm.objects.order_by(Lower(f"term_{current_language()}"))
