@@ -73,6 +73,8 @@ SECURE_PROXY_SSL_HEADER = (
     ("HTTP_X_FORWARDED_PROTO", "https") if envbool("PROXY_SSL_HEADER", default=HTTPS) else None
 )
 SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", default=HTTPS)
+# A load balancer's health probe may speak plain HTTP to the app itself.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
 SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", default=True)
