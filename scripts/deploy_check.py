@@ -138,7 +138,7 @@ def check_internet(base: str) -> None:
     stylesheet = re.search(r'href="(/static/css/app\.[0-9a-f]{12}\.css)"', html)
     check(stylesheet is not None, "pages link hashed static file names")
     assert stylesheet
-    status, headers, _ = get(base, stylesheet.group(1), {"Accept-Encoding": "gzip"})
+    status, headers, _ = get(base, stylesheet.group(1), PROXY | {"Accept-Encoding": "gzip"})
     check(
         status == 200 and headers.get("Content-Encoding") == "gzip", "static files are compressed"
     )
