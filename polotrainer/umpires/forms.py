@@ -8,12 +8,32 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm, UserCreationForm
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordChangeForm,
+    SetPasswordForm,
+    UserCreationForm,
+)
+from django.core.validators import MaxLengthValidator
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from polotrainer.throttle.guessing import forgive, password_matches
 from polotrainer.umpires.models import Profile
+
+
+class LoginForm(AuthenticationForm):
+    """Django's log-in form, refusing a username longer than any account can have.
+
+    Django sets the field's max_length after building it, so it only reaches the widget; an
+    overlong username went on to authenticate() and into django-axes' 255-character column,
+    which PostgreSQL refuses.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        limit = self.fields["username"].max_length
+        self.fields["username"].validators.append(MaxLengthValidator(limit))
 
 
 class SignupForm(UserCreationForm):

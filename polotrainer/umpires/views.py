@@ -17,7 +17,6 @@ from django.contrib.auth import login as auth_login
 from django.contrib.auth import logout as auth_logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import AuthenticationForm
 from django.core.mail import send_mail
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
@@ -39,6 +38,7 @@ from polotrainer.umpires import activity, review
 from polotrainer.umpires.forms import (
     DeleteAccountForm,
     ForgivingSetPasswordForm,
+    LoginForm,
     ProfileForm,
     SignupForm,
     ThrottledPasswordChangeForm,
@@ -115,7 +115,7 @@ def _enter(request: HttpRequest, user: object, response_to: str) -> HttpResponse
 def login(request: HttpRequest) -> HttpResponse:
     """Log in; what was answered before logging in moves into the account."""
     next_url = request.POST.get("next") or request.GET.get("next") or ""
-    form = AuthenticationForm(request, data=request.POST or None)
+    form = LoginForm(request, data=request.POST or None)
     if request.method == "POST" and form.is_valid():
         return _enter(request, form.get_user(), next_url)
     return render(request, "umpires/login.html", {"form": form, "next": next_url})

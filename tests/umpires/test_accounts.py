@@ -320,3 +320,9 @@ def test_account_pages_render_in_both_languages(client, db, lang, path):
     response = client.get(f"/{lang}/{path}")
     assert response.status_code == 200
     assert f'lang="{lang}"' in response.content.decode()
+
+
+def test_an_overlong_username_at_log_in_is_a_form_error_not_a_database_error(client, db):
+    response = client.post("/en/account/login/", {"username": "u" * 300, "password": "x"})
+    assert response.status_code == 200
+    assert codes(response, "username") == ["max_length"]
