@@ -25,14 +25,14 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
-from django.core.management import call_command
-from django.test import Client, override_settings
+from django.test import Client
 from django.urls import Resolver404, resolve
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.site.conftest import FAST_HASHER
 from tests.site.urlmap import Form, Route, forms_on, routes
 
 PASSWORD = "correct-horse-battery-staple-42"
@@ -111,8 +111,6 @@ class Site:
 
 
 ROUTES = routes()
-# Every log-in form sent hashes a password: the fuzzing is about input, not hashing cost.
-FAST_HASHER = override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"])
 
 
 @pytest.fixture(autouse=True)
@@ -122,14 +120,11 @@ def _fast_passwords():
 
 
 @pytest.fixture(scope="module")
-def site(django_db_setup, django_db_blocker) -> Iterator[Site]:
-    """Loaded once for the module, outside the tests' transactions; flushed afterwards."""
-    from scenarios.content import read_content
-    from scenarios.loading import load
+def site(bundled_content, django_db_blocker) -> Iterator[Site]:
+    """The umpire and the crawl, made once for the module outside the tests' transactions."""
     from scenarios.models import Scenario
 
     with django_db_blocker.unblock(), FAST_HASHER:
-        load(read_content(sample=range(1)))
         umpire = get_user_model().objects.create_user(
             "umpire", email="umpire@example.org", password=PASSWORD
         )
@@ -154,11 +149,7 @@ def site(django_db_setup, django_db_blocker) -> Iterator[Site]:
                     for form in forms_on(response.content.decode(), url):
                         if form.method == "post" and (name := _route_name(form.action)):
                             forms.setdefault(name, []).append(form)
-    try:
-        yield Site(baseline, personal, forms)
-    finally:
-        with django_db_blocker.unblock():
-            call_command("flush", interactive=False, verbosity=0)
+    yield Site(baseline, personal, forms)  # bundled_content flushes the database afterwards
 
 
 def _baseline(route: Route, baseline: dict[str, str]) -> dict[str, str]:
