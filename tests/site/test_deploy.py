@@ -19,7 +19,16 @@ def run(code: str, **env: str) -> subprocess.CompletedProcess[str]:
     base = {
         k: v
         for k, v in os.environ.items()
-        if k not in {"DEBUG", "SECRET_KEY", "DEPLOY_PROFILE", "DATABASE_URL", "STATIC_MANIFEST"}
+        # The browser tests' DJANGO_ALLOW_ASYNC_UNSAFE is theirs, not a deployment's (async.E001).
+        if k
+        not in {
+            "DEBUG",
+            "SECRET_KEY",
+            "DEPLOY_PROFILE",
+            "DATABASE_URL",
+            "STATIC_MANIFEST",
+            "DJANGO_ALLOW_ASYNC_UNSAFE",
+        }
     }
     return subprocess.run(
         [sys.executable, *code.split()],
