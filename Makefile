@@ -8,7 +8,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 DEV := DEBUG=1
 
-.PHONY: run test check lint messages makemessages content bench clean
+.PHONY: run test test-fast check lint messages makemessages content bench clean
 
 $(PY):
 	@test -n "$(PYTHON)" || { echo "polotrainer needs Python 3.12 or newer (python3.12 on PATH)"; exit 1; }
@@ -35,10 +35,15 @@ lint: $(VENV)/.dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy --strict polotrainer/rules
+	$(DEV) $(PY) -m mypy polotrainer scenarios
 
 test: $(VENV)/.dev messages lint
 	$(PY) -m pytest --cov=polotrainer/rules --cov-branch --cov-report=
 	$(PY) -m coverage report --include='polotrainer/rules/*' --show-missing --fail-under=100
+
+# The edit loop: everything but the browser tests, no lint.
+test-fast: $(VENV)/.dev messages
+	$(PY) -m pytest --ignore=tests/browser -q
 
 check: test
 

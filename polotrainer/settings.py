@@ -112,6 +112,7 @@ INSTALLED_APPS = [
     "polotrainer.throttle",
     "scenarios",
     "polotrainer.umpires",
+    "polotrainer.practice",
 ]
 
 MIDDLEWARE = [
@@ -120,13 +121,15 @@ MIDDLEWARE = [
     "polotrainer.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "polotrainer.middleware.PrivateCacheMiddleware",
+    # HTML compressed (static files come compressed from whitenoise); Django's middleware pads
+    # each response with random bytes against BREACH.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "polotrainer.middleware.RejectNulMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "polotrainer.umpires.middleware.PreferredLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

@@ -1,11 +1,11 @@
 """URLs: every page under a language prefix (/it/..., /en/...); health and i18n outside."""
 
 from django.conf.urls.i18n import i18n_patterns
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 
 from polotrainer import views
 
-urlpatterns = [
+urlpatterns: list[URLPattern | URLResolver] = [
     path("healthz", views.healthz, name="healthz"),
     path("i18n/setlang/", views.set_language, name="set_language"),
 ]
@@ -14,6 +14,7 @@ urlpatterns += i18n_patterns(
     path("", views.home, name="home"),
     path("", include("scenarios.urls")),
     path("", include("polotrainer.umpires.urls")),
+    path("", include("polotrainer.practice.urls")),
     prefix_default_language=True,
 )
 

@@ -3,6 +3,7 @@
 import sys
 
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template import loader
@@ -12,13 +13,18 @@ from django.views import i18n
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
-from scenarios.home import practice_summary
+from polotrainer.umpires.models import Profile
+from polotrainer.umpires.review import due_count
+from scenarios.models import Rule
 
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """What the app is, for whom, and where to start."""
-    return render(request, "home.html", practice_summary(request))
+    rules = Rule.objects.annotate(
+        scenario_count=Count("scenarios", filter=Q(scenarios__retired=False))
+    )
+    return render(request, "home.html", {"rules": rules, "due_count": due_count(request.user)})
 
 
 @never_cache
@@ -128,7 +134,5 @@ def set_language(request: HttpRequest) -> HttpResponse:
     response = i18n.set_language(request)
     language = request.POST.get("language", "")
     if request.user.is_authenticated and translation.check_for_language(language):
-        from polotrainer.umpires.models import Profile
-
         Profile.objects.update_or_create(user=request.user, defaults={"language": language})
     return response

@@ -1,28 +1,38 @@
 """Reading and checking the content files in scenarios/content/.
 
-`read_content()` parses and validates everything, returning plain data; any problem raises a
-ContentError naming the file, the scenario (or section/term) and the field. The loader
-(scenarios/loading.py) writes only what passed.
+`read_content()` parses and validates everything, returning plain data. A malformed file raises
+a ContentError naming the file, the scenario (or section/term) and the field. Then every
+scenario is checked for fairness on a sample of seeds (the checks are named in CHECKS); what
+fails is kept in `Content.problems`, each naming file, scenario, seed and field, and counted per
+check. `content check` prints them; `content load` writes nothing while there is one.
 """
 
+import math
 import re
 import tomllib
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from polotrainer.rules import KINDS, FactError, describe
-from scenarios import expressions
-from scenarios.questions import QUESTION_TYPES, build_questions, ruling_enum
-from scenarios.variants import VariantError, make_variant
+from scenarios import diagram, expressions
+from scenarios.questions import QUESTION_TYPES, Question, build_questions, ruling_enum
+from scenarios.variants import (
+    TemplateError,
+    Variant,
+    VariantError,
+    english_article,
+    make_variant,
+    placeholders,
+)
+from scenarios.vocabulary import vocabulary
 
 CONTENT_DIR = Path(__file__).resolve().parent / "content"
 LANGS = ("it", "en")
 SAMPLE_SEEDS = range(0, 40)
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_PLACEHOLDERS = re.compile(r"\{([^{}]*)\}")
 SCENARIO_KEYS = {
     "slug",
     "section",
@@ -40,6 +50,45 @@ SCENARIO_KEYS = {
 }
 QUESTION_KEYS = {"id", "ask", "prompt", "options", "tolerance"}
 
+#: The fairness checks, in the order `content check` prints them.
+CHECKS = {
+    "facts": "the facts are a valid situation for the engine",
+    "options": "a choice question offers the right answer once, and only it",
+    "placeholders": "no text keeps a placeholder",
+    "languages": "Italian and English carry the same numbers",
+    "grammar": "numbers agree with their nouns and articles",
+    "diagram": "the diagram marks no answer",
+}
+#: Texts that are the same for every variant (a title is also listed without one).
+FIXED_TEXTS = ("title", "explanation")
+#: The ruling's values that say the Rule is silent: never a fair right answer.
+SILENT = "not_stated"
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+#: A number and the word after it; not a player's number (#1), a range's end (4-8) or a decimal.
+_COUNTED = re.compile(r"(?<![#\w.,\-])(-?\d+(?:\.\d+)?)\s+(\w+)")
+_ARTICLE = re.compile(r"\b([Aa]n?)\s+(-?\d+)\b")
+#: Nouns whose form follows the number: singular for 1 and -1, plural for any other number.
+NOUNS = {
+    "en": {
+        "goal": "goals",
+        "minute": "minutes",
+        "yard": "yards",
+        "second": "seconds",
+        "hour": "hours",
+        "period": "periods",
+        "player": "players",
+    },
+    "it": {
+        "minuto": "minuti",
+        "yarda": "yarde",
+        "secondo": "secondi",
+        "ora": "ore",
+        "periodo": "periodi",
+        "giocatore": "giocatori",
+        "risposta": "risposte",
+    },
+}
+
 
 class ContentError(ValueError):
     """A content file is malformed or incomplete; the message names file, entry and field."""
@@ -47,6 +96,22 @@ class ContentError(ValueError):
     def __init__(self, file: str, entry: str, field: str, message: str) -> None:
         super().__init__(f"{file}: {entry}: {field}: {message}")
         self.file, self.entry, self.field = file, entry, field
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A scenario that fails a fairness check: where (file, scenario, seed, field) and why."""
+
+    check: str
+    file: str
+    scenario: str
+    seed: int | None  # None: every seed (a text that is the same for all)
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        seed = "every seed" if self.seed is None else f"seed {self.seed}"
+        return f"{self.file}: scenario {self.scenario}: {seed}: {self.field}: {self.message}"
 
 
 @dataclass
@@ -57,6 +122,14 @@ class Content:
     scenarios: list[dict[str, Any]] = field(default_factory=list)
     glossary: list[dict[str, Any]] = field(default_factory=list)
     variants_sampled: int = 0
+    draws_refused: int = 0
+    checked: Counter[str] = field(default_factory=Counter)
+    problems: list[Problem] = field(default_factory=list)
+
+    def check_counts(self) -> dict[str, tuple[int, int]]:
+        """Per check: how many things it looked at, and how many failed."""
+        failed = Counter(p.check for p in self.problems)
+        return {name: (self.checked[name], failed[name]) for name in CHECKS}
 
     def counts(self) -> dict[str, int]:
         covered = {s["case"] for s in self.scenarios if s.get("case")}
@@ -69,6 +142,7 @@ class Content:
             "worked-example cases": len(self.cases),
             "glossary terms": len(self.glossary),
             "variants sampled": self.variants_sampled,
+            "draws refused by the engine": self.draws_refused,
         }
 
 
@@ -173,7 +247,7 @@ def _check_scenario(
     questions = entry.get("question", [])
     if not questions:
         raise ContentError(file, where, "question", "expected at least one question")
-    schema = describe(kind)["ruling"]
+    schema = describe(str(kind))["ruling"]
     seen: set[str] = set()
     for q in questions:
         qwhere = f"question {q.get('id')}"
@@ -193,7 +267,7 @@ def _check_scenario(
             choices = schema[q["ask"]].get("choices")
             if not choices or not set(q["options"]) <= set(choices):
                 raise ContentError(file, where, f"{qwhere}.options", "not values of the field")
-    _check_variants(content, file, where, entry, sample)
+    _check_fairness(content, file, entry, sample)
 
 
 def _check_params(file: str, where: str, entry: Mapping[str, Any]) -> None:
@@ -233,42 +307,184 @@ def _check_params(file: str, where: str, entry: Mapping[str, Any]) -> None:
         if missing:
             name = sorted(missing)[0]
             raise ContentError(file, where, f"constraints[{i}]", f"unknown name {name}")
-    for key in ("title", "situation", "explanation"):
-        for lang in LANGS:
-            for name in _PLACEHOLDERS.findall(entry.get(key, {}).get(lang, "")):
-                if name not in known:
-                    message = f"unknown placeholder {{{name}}}"
-                    raise ContentError(file, where, f"{key}.{lang}", message)
-
-
-def _check_variants(
-    content: Content, file: str, where: str, entry: Mapping[str, Any], sample: range
-) -> None:
-    seeds = sample if entry.get("params") else range(1)
-    for seed in seeds:
+    for lang in LANGS:
         try:
-            variant = make_variant(entry["slug"], entry, seed)
+            found = placeholders(entry["situation"][lang])
+        except TemplateError as exc:
+            raise ContentError(file, where, f"situation.{lang}", str(exc)) from None
+        for p in found:
+            if p.name not in known:
+                message = f"unknown placeholder {{{p.name}}}"
+                raise ContentError(file, where, f"situation.{lang}", message)
+
+
+def _check_fairness(content: Content, file: str, entry: Mapping[str, Any], sample: range) -> None:
+    """Every fairness check (CHECKS) on the scenario's fixed texts and each sampled variant."""
+    slug = entry["slug"]
+
+    def problem(check: str, seed: int | None, field: str, message: str) -> None:
+        content.problems.append(Problem(check, file, slug, seed, field, message))
+
+    for key in FIXED_TEXTS:
+        if key in entry:
+            _check_texts(content, problem, None, key, dict(entry[key]))
+    seeds = sample if entry.get("params") else range(1)
+    questions_checked = False
+    for seed in seeds:
+        content.checked["facts"] += 1
+        try:
+            variant = make_variant(slug, entry, seed)
         except FactError as exc:
-            raise ContentError(file, where, f"facts.{exc.field}", f"seed {seed}: {exc}") from None
+            problem("facts", seed, f"facts.{exc.field}", str(exc))
+            continue
         except (VariantError, expressions.ExpressionError, KeyError) as exc:
-            raise ContentError(file, where, "params", f"seed {seed}: {exc}") from None
-        for question in build_questions(entry["kind"], entry, variant.facts):
-            right = question.right_answer(variant.ruling)
-            if question.type in {"choice", "multi"}:
-                offered = {o.value for o in question.options}
-                wanted = set(right) if question.type == "multi" else {right}
-                if not wanted <= offered:
-                    raise ContentError(
-                        file,
-                        where,
-                        f"question {question.id}.options",
-                        f"seed {seed}: the engine's answer {sorted(wanted)} is not offered",
-                    )
-                ruling_enum(entry["kind"], question.ask)
+            # Every draw refused: name the fact the engine refused last, if it was the engine.
+            cause = exc.__cause__
+            where = f"facts.{cause.field}" if isinstance(cause, FactError) else "params"
+            problem("facts", seed, where, str(exc))
+            continue
         for ref in (r["ref"] for r in variant.ruling.get("reasons", [])):
             if ref not in content.sections:
-                raise ContentError(file, where, "reasons", f"engine cites unknown section {ref}")
+                raise ContentError(
+                    file, f"scenario {slug}", "reasons", f"engine cites unknown section {ref}"
+                )
         content.variants_sampled += 1
+        content.draws_refused += variant.refused
+        questions = build_questions(entry["kind"], entry, variant.facts)
+        if not questions_checked:
+            # Prompts and option labels are the same for every variant.
+            questions_checked = True
+            for q in questions:
+                _check_texts(content, problem, None, f"question {q.id}.prompt", dict(q.prompt))
+                for o in q.options:
+                    name = f"question {q.id}.options.{o.value}"
+                    _check_texts(content, problem, None, name, dict(o.label))
+        rendered: dict[str, str] = {}
+        for lang in LANGS:
+            content.checked["placeholders"] += 1
+            try:
+                rendered[lang] = variant.render(entry["situation"], lang)
+            except TemplateError as exc:
+                problem("placeholders", seed, f"situation.{lang}", str(exc))
+        if len(rendered) == len(LANGS):
+            _check_texts(content, problem, seed, "situation", rendered)
+        for q in questions:
+            _check_options(content, problem, seed, entry["kind"], q, variant)
+        if diagram.wants_diagram(entry["kind"], [q.type for q in questions]):
+            _check_diagram(content, problem, seed, questions, variant)
+
+
+def _check_texts(
+    content: Content, problem: Any, seed: int | None, name: str, texts: Mapping[str, str]
+) -> None:
+    """A text in both languages, as shown: no placeholder left, the same numbers, grammar."""
+    fixed = seed is None
+    for lang in LANGS:
+        text = texts[lang]
+        if fixed:
+            content.checked["placeholders"] += 1
+            if "{" in text or "}" in text:
+                problem(
+                    "placeholders",
+                    seed,
+                    f"{name}.{lang}",
+                    f"keeps a placeholder, but it is the same for every variant: {_excerpt(text)}",
+                )
+        elif "{" in text or "}" in text:
+            problem("placeholders", seed, f"{name}.{lang}", f"keeps a brace: {_excerpt(text)}")
+        content.checked["grammar"] += 1
+        for message in _grammar(text, lang):
+            problem("grammar", seed, f"{name}.{lang}", message)
+    content.checked["languages"] += 1
+    numbers = {lang: Counter(_NUMBER.findall(texts[lang])) for lang in LANGS}
+    if numbers["it"] != numbers["en"]:
+        only_it = sorted((numbers["it"] - numbers["en"]).elements())
+        only_en = sorted((numbers["en"] - numbers["it"]).elements())
+        problem(
+            "languages",
+            seed,
+            name,
+            f"numbers only in Italian {only_it}, only in English {only_en}",
+        )
+
+
+def _grammar(text: str, lang: str) -> Iterator[str]:
+    """What disagrees in a text: '1 goals', '3 minute', '1 minuti', 'a 8-goal'."""
+    nouns = NOUNS[lang]
+    plurals = {plural: one for one, plural in nouns.items()}
+    for match in _COUNTED.finditer(text):
+        number, word = float(match.group(1)), match.group(2)
+        one = abs(number) == 1
+        if one and word in plurals:
+            yield f'"{match.group(0)}": {plurals[word]!r} after {match.group(1)}'
+        elif not one and word in nouns:
+            yield f'"{match.group(0)}": {nouns[word]!r} after {match.group(1)}'
+    if lang == "en":
+        for match in _ARTICLE.finditer(text):
+            wanted = english_article(int(match.group(2)))
+            if match.group(1).lower() != wanted:
+                yield f'"{match.group(0)}": {wanted!r} before {match.group(2)}'
+
+
+def _excerpt(text: str) -> str:
+    brace = min(i for i in (text.find("{"), text.find("}")) if i >= 0)
+    return repr(text[max(0, brace - 20) : brace + 30])
+
+
+def _check_options(
+    content: Content, problem: Any, seed: int, kind: str, q: Question, variant: Variant
+) -> None:
+    """A choice question offers the engine's answer, not a 'the Rule does not say', and no
+    other option that is right whenever the answer is (vocabulary.toml's [overlap])."""
+    if q.type not in {"choice", "multi"}:
+        return
+    content.checked["options"] += 1
+    right = q.right_answer(variant.ruling)
+    wanted = set(right) if q.type == "multi" else {right}
+    offered = {o.value for o in q.options}
+    field = f"question {q.id}.options"
+    if not wanted <= offered:
+        missing = sorted(wanted - offered)
+        problem("options", seed, field, f"the engine's answer {missing} is not offered")
+    if SILENT in wanted:
+        problem(
+            "options",
+            seed,
+            field,
+            f"the right option is {SILENT!r} (the Rule is silent): ask what the rule does say",
+        )
+    enum = ruling_enum(kind, q.ask)
+    for a, b in vocabulary().get("overlap", {}).get(enum, []):
+        for answer, other in ((a, b), (b, a)):
+            if answer in wanted and other in offered and other not in wanted:
+                problem(
+                    "options",
+                    seed,
+                    field,
+                    f"{other!r} is right too when {answer!r} is: offer one of them",
+                )
+
+
+def _check_diagram(
+    content: Content, problem: Any, seed: int, questions: list[Question], variant: Variant
+) -> None:
+    """No mark of the diagram lies within a place question's tolerance of its right spot."""
+    content.checked["diagram"] += 1
+    drawn = diagram.diagram_for(variant.facts)
+    for q in questions:
+        if q.type != "place":
+            continue
+        right = q.right_answer(variant.ruling)
+        for name, mark in drawn.marks:
+            distance = math.dist((mark.x, mark.y), (right["x"], right["y"]))
+            if distance <= q.tolerance:
+                problem(
+                    "diagram",
+                    seed,
+                    f"diagram.{name}",
+                    f"drawn {distance:.1f} yards from the right spot of question {q.id} "
+                    f"(tolerance {q.tolerance:g}): it gives the answer away",
+                )
 
 
 def _check_duplicates(content: Content) -> None:

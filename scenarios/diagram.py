@@ -3,22 +3,40 @@
 Everything is in yards in the engine's frame (origin at the centre, the fouling team's goal
 line at x = -L/2, y across). The SVG's y axis points down, so the template draws ``-y``: the
 diagram is the field seen from above with the fouling team's goal on the left and +y at the top.
+"Left" in a scenario's text is +y: left as seen from behind the fouling team's goal, looking up
+the field (the top of the diagram).
+
+The marks say what the facts say: the ball where the ball was (``ball``), the foul where it
+happened (``foul_spot``), where the ball crossed the end line (``crossing_y``), the players. A
+mark that stands on a point the engine rules from the same facts (the spot of a penalty) is not
+drawn: the diagram never shows the answer to a "place the ball" question.
 """
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from html import escape
 from typing import Any
 
-from polotrainer.rules import DEFAULT_FIELD, GOAL_POST_HALF_WIDTH, LINE_DISTANCES, Field
+from polotrainer.rules import (
+    DEFAULT_FIELD,
+    GOAL_POST_HALF_WIDTH,
+    LINE_DISTANCES,
+    FactError,
+    Field,
+    describe,
+    rule_json,
+)
 from scenarios.vocabulary import player_label, team_of
 
 #: Room around the field (yards): behind the goal lines for players waiting there, and labels.
 END_MARGIN = 24.0
 SIDE_ROOM = 30.0
-LABEL_ROOM = 20.0
+LABEL_ROOM = 32.0
 FIELD_KINDS = frozenset({"penalty_spot", "penalty_positions"})
+#: A mark this close (yards) to a point the engine rules is that point: it is not drawn.
+SAME_POINT = 0.5
 
 
 @dataclass(frozen=True)
@@ -44,6 +62,7 @@ class Diagram:
     players: Sequence[Mark]
     ball: Mark | None
     crossing: Mark | None
+    foul: Mark | None
     min_x: float
     max_x: float
     min_y: float
@@ -52,6 +71,29 @@ class Diagram:
     @property
     def half_length(self) -> float:
         return self.length / 2
+
+    @property
+    def marks(self) -> list[tuple[str, Mark]]:
+        """Every point drawn on the field, named by what it shows (for checks and tests)."""
+        named = [("ball", self.ball), ("foul", self.foul), ("crossing", self.crossing)]
+        drawn = [(name, mark) for name, mark in named if mark is not None]
+        return drawn + [(f"player {p.team} {p.number}", p) for p in self.players]
+
+    @property
+    def side_label_x(self) -> float:
+        """Where "left" and "right" are written: inside the corners by the fouling team's goal,
+        left and right as seen from behind it."""
+        return -self.half_length + 2
+
+    @property
+    def left_label_y(self) -> float:
+        """The top corner (SVG coordinates, y down)."""
+        return -self.half_width + 9
+
+    @property
+    def right_label_y(self) -> float:
+        """The bottom corner (SVG coordinates, y down)."""
+        return self.half_width - 3
 
     @property
     def half_width(self) -> float:
@@ -110,7 +152,7 @@ class Diagram:
 @cache
 def _ground(length: float, width: float, boarded: bool, goal_label: str, side_label: str) -> str:
     # Built once per field size and language: it is most of the diagram and never changes.
-    d = Diagram(length, width, boarded, (), None, None, 0, 0, 0, 0)
+    d = Diagram(length, width, boarded, (), None, None, None, 0, 0, 0, 0)
     hl, hw, py = _n(d.half_length), _n(d.half_width), _n(GOAL_POST_HALF_WIDTH)
     parts = [
         f'<rect class="grass" x="-{hl}" y="-{hw}" width="{_n(length)}" height="{_n(width)}"/>',
@@ -151,8 +193,30 @@ def wants_diagram(kind: str, question_types: Sequence[str]) -> bool:
     return kind in FIELD_KINDS or "place" in question_types
 
 
+def ruled_points(facts: Mapping[str, Any]) -> list[tuple[float, float]]:
+    """Every point the engine rules from these facts (a penalty's spot), whatever the kind.
+
+    A diagram is drawn for the field kinds only; the facts are ruled as each of them, and the
+    kinds that do not read them (a FactError) have nothing to say.
+    """
+    points = []
+    for kind in sorted(FIELD_KINDS):
+        try:
+            ruling = rule_json(kind, facts)
+        except FactError:
+            continue
+        for name, spec in describe(kind)["ruling"].items():
+            if spec["type"] == "point":
+                points.append((float(ruling[name]["x"]), float(ruling[name]["y"])))
+    return points
+
+
 def diagram_for(facts: Mapping[str, Any]) -> Diagram:
-    """The diagram of one variant's facts: field size, players where placed, the ball."""
+    """The diagram of one variant's facts: field size, players, the ball, the foul, a crossing.
+
+    A ball or foul mark on a point the engine rules from the facts is left out: it would be
+    the answer to the question "where do you place the ball?".
+    """
     f = field_of(facts)
     players = [
         Mark(
@@ -165,8 +229,18 @@ def diagram_for(facts: Mapping[str, Any]) -> Diagram:
         for p in facts.get("players", [])
         if isinstance(p, Mapping) and isinstance(p.get("position"), Mapping)
     ]
-    ball_point = facts.get("ball") or facts.get("foul_spot")
-    ball = Mark(float(ball_point["x"]), float(ball_point["y"])) if ball_point else None
+    answers = ruled_points(facts)
+
+    def point(name: str) -> Mark | None:
+        raw = facts.get(name)
+        if not isinstance(raw, Mapping):
+            return None
+        mark = Mark(float(raw["x"]), float(raw["y"]))
+        if any(math.dist((mark.x, mark.y), answer) <= SAME_POINT for answer in answers):
+            return None
+        return mark
+
+    ball, foul = point("ball"), point("foul_spot")
     crossing = None
     if facts.get("crossing_y") is not None:
         crossing = Mark(-f.length / 2, float(facts["crossing_y"]))
@@ -179,6 +253,7 @@ def diagram_for(facts: Mapping[str, Any]) -> Diagram:
         players=players,
         ball=ball,
         crossing=crossing,
+        foul=foul,
         min_x=min(xs) - 6,
         max_x=max(xs) + 6,
         min_y=min([-f.width / 2 - LABEL_ROOM, *(y - 8 for y in ys)]),

@@ -8,7 +8,7 @@ abs/min/max/round/int. Nothing else parses, so a content file can never run code
 
 import ast
 import operator
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 _BINARY = {
@@ -27,7 +27,13 @@ _COMPARE = {
     ast.Gt: operator.gt,
     ast.GtE: operator.ge,
 }
-_FUNCTIONS = {"abs": abs, "min": min, "max": max, "round": round, "int": int}
+_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "abs": abs,
+    "min": min,
+    "max": max,
+    "round": round,
+    "int": int,
+}
 
 
 class ExpressionError(ValueError):
@@ -104,9 +110,9 @@ def _eval(node: ast.AST, values: Mapping[str, Any]) -> Any:
             return any(_eval(v, values) for v in operands)
         case ast.Compare(left=left, ops=ops, comparators=comparators):
             current = _eval(left, values)
-            for op, right_node in zip(ops, comparators, strict=True):
+            for comparison, right_node in zip(ops, comparators, strict=True):
                 right = _eval(right_node, values)
-                if not _COMPARE[type(op)](current, right):
+                if not _COMPARE[type(comparison)](current, right):
                     return False
                 current = right
             return True

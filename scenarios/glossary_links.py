@@ -19,9 +19,12 @@ from django.utils.safestring import SafeString, mark_safe
 class Term(Protocol):
     """What the linker needs of a glossary term (a `GlossaryTerm` row fits)."""
 
-    slug: str
-    match_it: list[str]
-    match_en: list[str]
+    @property
+    def slug(self) -> str: ...
+    @property
+    def match_it(self) -> list[str]: ...
+    @property
+    def match_en(self) -> list[str]: ...
 
 
 @lru_cache(maxsize=512)
@@ -74,21 +77,29 @@ def _references(text: str, refs: Collection[str]) -> list[tuple[int, int, str]]:
 
 
 def link_terms(
-    text: str, lang: str, terms: Iterable[Term], refs: Collection[str] = ()
+    text: str,
+    lang: str,
+    terms: Iterable[Term],
+    refs: Collection[str] = (),
+    linked: set[str] | None = None,
 ) -> SafeString:
     """`text` HTML-escaped, with the glossary forms of `lang` linked to their glossary entries
     and, when `refs` is given, cross-references such as "Rule 21.d" linked to those sections.
 
-    Matches are whole words, case-sensitive, longest first; each term is linked at most once.
-    `text` is plain text (never HTML), so no link can end up inside another. Fetch `terms` once
-    per request (`list(GlossaryTerm.objects.all())`) and pass the same list for every text.
+    Matches are whole words, case-sensitive, longest first; each term is linked at most once,
+    and not at all when its slug is in `linked` (the terms an earlier paragraph of the same
+    text linked; the set is updated). `text` is plain text (never HTML), so no link can end up
+    inside another. Take `terms` from scenarios.texts.glossary_terms.
     """
     references = _references(text, refs)
     spans = [
         (start, end, "term", slug)
         for start, end, slug in _matches(text, lang, list(terms))
         if not any(start < e and s < end for s, e, _ in references)
+        and (linked is None or slug not in linked)
     ] + [(start, end, "ref", ref) for start, end, ref in references]
+    if linked is not None:
+        linked.update(key for _s, _e, what, key in spans if what == "term")
     glossary = reverse("scenarios:glossary")
     pieces: list[str] = []
     at = 0

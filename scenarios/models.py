@@ -4,7 +4,11 @@ The files are the source of truth; `manage.py content load` upserts them here by
 attempts can refer to scenarios. Texts carry both languages side by side (`*_it`, `*_en`).
 """
 
-from django.db import models
+import hashlib
+import json
+from typing import Any
+
+from django.db import connection, models
 
 from scenarios.localize import localize
 
@@ -61,6 +65,33 @@ class ScenarioQuerySet(models.QuerySet["Scenario"]):
     def live(self) -> "ScenarioQuerySet":
         return self.filter(retired=False)
 
+    def current(self, slug: str) -> "Scenario":
+        """The scenario `slug` as stored now; DoesNotExist if there is none.
+
+        Every question and answer loads its scenario, whose content (a large JSON) rarely
+        changes: the process keeps the row, and each call checks it with one indexed lookup of
+        the version and update time, so a changed or retired scenario is read again at once.
+        """
+        table = connection.ops.quote_name(Scenario._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT version, updated_at, retired FROM {table} WHERE slug = %s",  # noqa: S608 - our table
+                [slug],
+            )
+            found = cursor.fetchone()
+        if found is None:
+            raise Scenario.DoesNotExist(slug)
+        key = (slug, *(str(v) for v in found))
+        cached = _ROWS.get(slug)
+        if cached is None or cached[0] != key:
+            if len(_ROWS) > 4096:
+                _ROWS.clear()
+            cached = _ROWS[slug] = (key, self.get(slug=slug))
+        return cached[1]
+
+
+_ROWS: dict[str, tuple[tuple[str, ...], "Scenario"]] = {}
+
 
 class Scenario(models.Model):
     """A situation to rule on. No answer key: the engine computes it from `facts`."""
@@ -76,6 +107,10 @@ class Scenario(models.Model):
     # explanation, citations), kept as authored so variants render exactly what the file says.
     data = models.JSONField()
     source_file = models.CharField(max_length=200)
+    # A short hash of `data` (and the kind): what every answer records as its content version,
+    # and the key of the caches of parsed specs and variants, so a changed file is never read
+    # from a stale cache.
+    version = models.CharField(max_length=16, default="", editable=False)
     retired = models.BooleanField(default=False, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -87,9 +122,21 @@ class Scenario(models.Model):
     def __str__(self) -> str:
         return self.slug
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.version = content_version(self.kind, self.data)
+        if kwargs.get("update_fields") is not None and "data" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "version"}
+        super().save(*args, **kwargs)
+
     @property
     def title(self) -> str:
         return localize(self, "title")
+
+
+def content_version(kind: str, data: Any) -> str:
+    """A short, stable hash of a scenario's content (key order does not matter)."""
+    canonical = json.dumps([kind, data], sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 
 class GlossaryTerm(models.Model):

@@ -9,23 +9,38 @@ import math
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 from functools import cache
 from typing import Any
 
 from polotrainer.rules import KINDS, describe
 from scenarios.vocabulary import enum_label, player_label
 
+
+class QuestionType(StrEnum):
+    """How a question is answered; follows from the type of the ruling field it asks."""
+
+    CHOICE = "choice"
+    MULTI = "multi"
+    BOOL = "bool"
+    NUMBER = "number"
+    PLAYERS = "players"
+    PLACE = "place"
+    ORDER = "order"
+
+
+#: The question type for each type of ruling field in the engine's schema (`describe`).
 QUESTION_TYPES = {
-    "enum": "choice",
-    "enums": "multi",
-    "bool": "bool",
-    "int": "number",
-    "number": "number",
-    "ids": "players",
-    "point": "place",
+    "enum": QuestionType.CHOICE,
+    "enums": QuestionType.MULTI,
+    "bool": QuestionType.BOOL,
+    "int": QuestionType.NUMBER,
+    "number": QuestionType.NUMBER,
+    "ids": QuestionType.PLAYERS,
+    "point": QuestionType.PLACE,
+    "sequence": QuestionType.ORDER,
 }
-DEFAULT_TOLERANCE = {"place": 2.0, "number": 0.0}
+DEFAULT_TOLERANCE = {QuestionType.PLACE: 2.0, QuestionType.NUMBER: 0.0}
 
 
 class AnswerError(ValueError):
@@ -46,7 +61,7 @@ class Option:
 class Question:
     id: str
     ask: str
-    type: str
+    type: QuestionType
     prompt: Mapping[str, str]
     options: Sequence[Option]
     tolerance: float
@@ -55,6 +70,8 @@ class Question:
         value = ruling[self.ask]
         if self.type in {"multi", "players"}:
             return sorted(value)
+        if self.type == "order":
+            return list(value)
         return value
 
     def parse(self, raw: Sequence[str]) -> Any:
@@ -83,6 +100,11 @@ class Question:
                 if not math.isfinite(number) or abs(number) > 10_000:
                     raise AnswerError("not_a_number")
                 return int(number) if number.is_integer() else number
+            case "order":
+                # The steps in the order given: every offered step exactly once.
+                if len(values) != len(allowed) or set(values) != allowed:
+                    raise AnswerError("not_an_order")
+                return values
             case "place":
                 if len(values) != 2:
                     raise AnswerError("missing")
@@ -103,9 +125,15 @@ class Question:
         return bool(answer == right)
 
 
-def build_questions(kind: str, data: Mapping[str, Any], facts: Mapping[str, Any]) -> list[Question]:
-    """The questions of a scenario's entry, for one variant's facts (players come from them)."""
-    ruling_schema = describe(kind)["ruling"]
+def build_questions(
+    kind: str,
+    data: Mapping[str, Any],
+    facts: Mapping[str, Any],
+    ruling: Mapping[str, Any] | None = None,
+) -> list[Question]:
+    """The questions of a scenario's entry, for one variant's facts (players come from them)
+    and its ruling (an order question offers the steps the ruling puts in order)."""
+    ruling_schema = _ruling_schema(kind)
     questions = []
     for entry in data.get("question", []):
         field = entry["ask"]
@@ -116,7 +144,7 @@ def build_questions(kind: str, data: Mapping[str, Any], facts: Mapping[str, Any]
                 ask=field,
                 type=qtype,
                 prompt=entry["prompt"],
-                options=_options(kind, field, qtype, entry, ruling_schema[field], facts),
+                options=_options(kind, field, qtype, entry, ruling_schema[field], facts, ruling),
                 tolerance=float(entry.get("tolerance", DEFAULT_TOLERANCE.get(qtype, 0.0))),
             )
         )
@@ -130,7 +158,12 @@ def _options(
     entry: Mapping[str, Any],
     schema: Mapping[str, Any],
     facts: Mapping[str, Any],
+    ruling: Mapping[str, Any] | None,
 ) -> list[Option]:
+    if qtype == "order":
+        enum_name = ruling_enum(kind, field)
+        steps = ruling[field] if ruling is not None else schema["choices"]
+        return [Option(v, enum_label(enum_name, v)) for v in steps]
     if qtype in {"choice", "multi"}:
         enum_name = ruling_enum(kind, field)
         values = entry.get("options") or schema["choices"]
@@ -143,6 +176,11 @@ def _options(
     if qtype == "players":
         return [Option(p["id"], player_label(p)) for p in players_in(facts)]
     return []
+
+
+@cache
+def _ruling_schema(kind: str) -> Mapping[str, Any]:
+    return describe(kind)["ruling"]
 
 
 @cache

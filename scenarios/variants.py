@@ -3,6 +3,19 @@
 Seed 0 is the rulebook's own numbers (every parameter's default). Any other seed draws from
 ``random.Random("<slug>:<seed>")`` and re-draws, deterministically, until the constraints hold
 and the engine accepts the facts: the same slug and seed give the same variant forever.
+
+A text is a template (docs/content.md, "Texts and their placeholders"):
+
+- ``{name}``: the value; a choice parameter shows its label in the page's language.
+- ``{name|one|other}``: the number and the noun that agrees with it: ``one`` for 1 and -1,
+  ``other`` for any other number (``{minutes|minute|minutes}``: "1 minute", "3 minutes";
+  ``{minutes|minuto|minuti}``: "1 minuto", "3 minuti").
+- ``{a name}``, in English: the article the number takes when read aloud, then the number
+  (``{a level}-goal``: "an 8-goal", "a 10-goal").
+- ``{{`` and ``}}``: a literal brace.
+
+>>> render("In {a n}-goal game, {m|minute|minutes} in", {"n": 8, "m": 1}, {}, "en")
+'In an 8-goal game, 1 minute in'
 """
 
 import random
@@ -17,10 +30,100 @@ from scenarios import expressions
 MAX_SEED = 2**31 - 1
 MAX_DRAWS = 200
 _PLACEHOLDER = re.compile(r"^\{([a-z_][a-z0-9_]*)\}$")
+_TOKEN = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
+_NAME = r"[a-z_][a-z0-9_]*"
+_PLURAL = re.compile(rf"^({_NAME})\|([^|]+)\|([^|]+)$")
+_ARTICLE = re.compile(rf"^a ({_NAME})$")
+_VALUE = re.compile(rf"^({_NAME})$")
 
 
 class VariantError(ValueError):
     """No variant can be made: a parameter is ill-formed or no draw satisfies the facts."""
+
+
+class TemplateError(VariantError):
+    """A text's placeholder is malformed, names no value, or cannot take the value it names."""
+
+
+@dataclass(frozen=True)
+class Placeholder:
+    """One ``{...}`` of a template: the value it names and how it shows it."""
+
+    name: str
+    form: str  # "value", "plural" or "article"
+    one: str = ""
+    other: str = ""
+
+
+def placeholders(template: str) -> list[Placeholder]:
+    """Every placeholder of a template, in order; TemplateError for one that does not parse.
+
+    >>> [p.name for p in placeholders("{{x}} {a level} {m|minute|minutes} {side}")]
+    ['level', 'm', 'side']
+    """
+    found = []
+    for match in _TOKEN.finditer(template):
+        if match.group(1) is None:
+            continue  # {{ or }}
+        found.append(_placeholder(match.group(1)))
+    rest = _TOKEN.sub("", template)
+    if "{" in rest or "}" in rest:
+        raise TemplateError("unmatched brace: write {{ or }} for a literal one")
+    return found
+
+
+def _placeholder(inside: str) -> Placeholder:
+    if match := _VALUE.match(inside):
+        return Placeholder(match.group(1), "value")
+    if match := _PLURAL.match(inside):
+        return Placeholder(match.group(1), "plural", match.group(2), match.group(3))
+    if match := _ARTICLE.match(inside):
+        return Placeholder(match.group(1), "article")
+    raise TemplateError(f"malformed placeholder {{{inside}}}")
+
+
+def render(
+    template: str,
+    values: Mapping[str, Any],
+    labels: Mapping[str, Mapping[str, str]],
+    lang: str,
+) -> str:
+    """The template with every placeholder filled (see the module's docstring)."""
+    placeholders(template)  # refuses unmatched braces before anything is filled
+
+    def fill(match: re.Match[str]) -> str:
+        if match.group(1) is None:
+            return match.group(0)[0]
+        p = _placeholder(match.group(1))
+        if p.name not in values:
+            raise TemplateError(f"unknown placeholder {{{match.group(1)}}}")
+        value = values[p.name]
+        if p.form == "value":
+            return str(labels.get(p.name, {}).get(lang, value))
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise TemplateError(f"{{{match.group(1)}}} needs a number, not {value!r}")
+        shown = f"{value:g}" if isinstance(value, float) else str(value)
+        if p.form == "plural":
+            return f"{shown} {p.one if abs(value) == 1 else p.other}"
+        if lang != "en":
+            raise TemplateError(f"{{{match.group(1)}}}: the article form is English only")
+        return f"{english_article(value)} {shown}"
+
+    return _TOKEN.sub(fill, template)
+
+
+def english_article(number: float) -> str:
+    """'a' or 'an' before a number as it is read aloud: an 8, an 11, an 18, an 80, a 10.
+
+    >>> [english_article(n) for n in (8, 11, 18, 83, 800, 1, 10, 110, 1800, -8, 0)]
+    ['an', 'an', 'an', 'an', 'an', 'a', 'a', 'a', 'a', 'a', 'a']
+    """
+    if number < 0:
+        return "a"  # "a minus eight"
+    digits = str(int(number))
+    # Read aloud in groups of three: the first group decides ("eleven thousand", "eight hundred").
+    lead = int(digits[: (len(digits) - 1) % 3 + 1])
+    return "an" if lead in (8, 11, 18) or str(lead).startswith("8") else "a"
 
 
 @dataclass(frozen=True)
@@ -31,13 +134,12 @@ class Variant:
     facts: Mapping[str, Any]
     ruling: Mapping[str, Any]
     labels: Mapping[str, Mapping[str, str]]
+    #: Draws of this seed the engine refused before this one (content check counts them).
+    refused: int = 0
 
     def render(self, texts: Mapping[str, str], lang: str) -> str:
         """A text of the scenario in `lang`, its placeholders filled with this variant's values."""
-        shown = {
-            name: self.labels.get(name, {}).get(lang, value) for name, value in self.values.items()
-        }
-        return texts.get(lang, "").format_map(shown)
+        return render(texts.get(lang, ""), self.values, self.labels, lang)
 
 
 def make_variant(slug: str, data: Mapping[str, Any], seed: int) -> Variant:
@@ -47,6 +149,7 @@ def make_variant(slug: str, data: Mapping[str, Any], seed: int) -> Variant:
     params: Mapping[str, Mapping[str, Any]] = data.get("params", {})
     rng = random.Random(f"{slug}:{seed}")
     last_error: Exception | None = None
+    refused = 0
     for _draw_number in range(MAX_DRAWS if seed else 1):
         # Drawn in name order, not stored order: PostgreSQL's jsonb does not keep the order
         # of an object's keys, and a variant must not depend on the database it is read from.
@@ -62,14 +165,15 @@ def make_variant(slug: str, data: Mapping[str, Any], seed: int) -> Variant:
             if seed == 0:
                 raise  # the rulebook's own numbers must always be legal facts
             last_error = exc
+            refused += 1
             continue
         labels = {
             name: {lang: spec["labels"][str(values[name])][lang] for lang in ("it", "en")}
             for name, spec in params.items()
             if spec.get("type") == "choice" and "labels" in spec
         }
-        return Variant(slug, seed, values, facts, ruling, labels)
-    raise VariantError(f"no valid variant for seed {seed}: {last_error}")
+        return Variant(slug, seed, values, facts, ruling, labels, refused)
+    raise VariantError(f"no valid variant for seed {seed}: {last_error}") from last_error
 
 
 def _draw(name: str, spec: Mapping[str, Any], rng: random.Random, canonical: bool) -> Any:

@@ -32,7 +32,7 @@ from .errors import (
 )
 from .field import Point
 from .penalties import SpotPenalty
-from .vocabulary import Reason
+from .vocabulary import Reason, Step
 
 _MISSING = dataclasses.MISSING
 
@@ -130,6 +130,8 @@ def describe_type(tp: Any) -> dict[str, object]:
             return {"type": "ids"}
         if item is Reason:
             return {"type": "reasons"}
+        if issubclass(item, Step):
+            return {"type": "sequence", "choices": [m.value for m in item]}
         if issubclass(item, Enum):
             return {"type": "enums", "choices": [m.value for m in item]}
         if "id" in {f.name for f in dataclasses.fields(item)}:

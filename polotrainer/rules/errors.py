@@ -96,6 +96,12 @@ class DuplicateId(FactError):
     code = "duplicate_id"
 
 
+class OverUpperLimit(FactError):
+    """A team starts above the event's upper handicap limit: it could not have played."""
+
+    code = "over_upper_limit"
+
+
 class Inconsistent(FactError):
     """Facts contradict each other or the rules' premises."""
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import penalties, stoppages, substitutes
+from . import penalties, recognition, stoppages, substitutes
 from .codec import describe_fields, parse, to_json
 from .errors import UnknownKind
 
@@ -56,6 +56,20 @@ KINDS: Mapping[str, Kind] = _kinds(
         "A Penalty 2, 3 or 4 interfered with by the fouling team: goal, retake or stands.",
     ),
     Kind(
+        "recognise_penalty",
+        recognition.RecognitionSituation,
+        recognition.decide_recognition,
+        recognition.RecognitionRuling,
+        "A foul as the Umpire judges it: the Penalty 1 test, which penalty, where it is taken.",
+    ),
+    Kind(
+        "penalty_3_defended",
+        penalties.Penalty3DefendedSituation,
+        penalties.decide_penalty_3_defended,
+        penalties.Penalty3DefendedRuling,
+        "Whether Penalty 3 is defended in an event, and why not (Rule 37).",
+    ),
+    Kind(
         "penalty_7",
         penalties.Penalty7Situation,
         penalties.decide_penalty_7,
@@ -68,6 +82,27 @@ KINDS: Mapping[str, Kind] = _kinds(
         penalties.decide_ceiling,
         penalties.CeilingRuling,
         "After a Penalty 7 removal: the handicap ceiling and who may re-enter (Rules 3.f, 37).",
+    ),
+    Kind(
+        "penalty_8",
+        penalties.Penalty8Situation,
+        penalties.decide_penalty_8,
+        penalties.Penalty8Ruling,
+        "Penalty 8: whether the mount ordered off may play again; forfeiture for Rule 6a.",
+    ),
+    Kind(
+        "penalty_9",
+        penalties.Penalty9Situation,
+        penalties.decide_penalty_9,
+        penalties.Penalty9Ruling,
+        "Penalty 9: which teams forfeit the game.",
+    ),
+    Kind(
+        "penalty_10",
+        penalties.Penalty10Situation,
+        penalties.decide_penalty_10,
+        penalties.Penalty10Ruling,
+        "Penalty 10: whether the Umpire may exclude the player (Rule 37).",
     ),
     Kind(
         "substitution",

@@ -1,4 +1,5 @@
-"""Rule 37: where each penalty is taken, where players must stand, and Penalty 7.
+"""Rule 37: where each penalty is taken, where players must stand, Penalty 3 defended, and
+Penalties 7 to 10.
 
 >>> decide_penalty_spot(PenaltySpotSituation(SpotPenalty.P3)).spot
 Point(x=-110.0, y=0.0)
@@ -29,11 +30,13 @@ from .field import (
     Field,
     Point,
 )
+from .stoppages import MountReturn
 from .vocabulary import (
     MAX_PLAYERS,
     Player,
     Reason,
     ReasonKey,
+    Step,
     because,
     check_handicap,
     check_players,
@@ -393,6 +396,57 @@ def decide_penalty_interference(s: PenaltyInterferenceSituation) -> PenaltyInter
 # --- Penalty 7 ----------------------------------------------------------------------------------
 
 
+class Penalty7Step(Step):
+    """The steps of a Penalty 7 in the order the seed gives them (37.7, "Applying Penalty 7" and
+    its two examples, 3.f)."""
+
+    FOUL = "foul"
+    PLAYER_DISABLED = "player_disabled"
+    FOUL_PENALTY_ANNOUNCED = "foul_penalty_announced"
+    PENALTY_7_AWARDED = "penalty_7_awarded"
+    FIFTEEN_MINUTES_ALLOWED = "fifteen_minutes_allowed"
+    NO_REPLACEMENT_AVAILABLE = "no_replacement_available"
+    CAPTAIN_DESIGNATES_REMOVAL = "captain_designates_removal"
+    THREE_A_SIDE = "three_a_side"
+    QUALIFIED_SUBSTITUTE_ENTERS = "qualified_substitute_enters"
+    PLAYER_INJURED = "player_injured"
+    TIME_OUT = "time_out"
+    PLAYER_WILL_CONTINUE = "player_will_continue"
+    PLAY_RESUMED = "play_resumed"
+    PLAYER_CANNOT_CONTINUE = "player_cannot_continue"
+    GAME_STOPPED = "game_stopped"
+    TEN_MINUTES_ALLOWED = "ten_minutes_allowed"
+
+
+S7 = Penalty7Step
+#: 37.7's first example: the foul, the fall, "The Umpires announce a Penalty 2 for dangerous
+#: riding and since the Blue player cannot continue, a Penalty 7 is awarded", the 15 minutes of
+#: "Applying Penalty 7", "a suitable replacement is not available", the designation, three a side.
+P7_REMOVAL_STEPS = (
+    S7.FOUL,
+    S7.PLAYER_DISABLED,
+    S7.FOUL_PENALTY_ANNOUNCED,
+    S7.PENALTY_7_AWARDED,
+    S7.FIFTEEN_MINUTES_ALLOWED,
+    S7.NO_REPLACEMENT_AVAILABLE,
+    S7.CAPTAIN_DESIGNATES_REMOVAL,
+    S7.THREE_A_SIDE,
+)
+#: The alternative of 37.7: the fouled team provides a qualified substitute within the 15 minutes.
+P7_SUBSTITUTE_STEPS = (*P7_REMOVAL_STEPS[:5], S7.QUALIFIED_SUBSTITUTE_ENTERS)
+#: 37.7's second example: injured, time out, "he will continue", play resumed, "he cannot
+#: continue", the game stopped (Rule 21.d), 10 minutes to find a replacement.
+P7_TOO_LATE_STEPS = (
+    S7.PLAYER_INJURED,
+    S7.TIME_OUT,
+    S7.PLAYER_WILL_CONTINUE,
+    S7.PLAY_RESUMED,
+    S7.PLAYER_CANNOT_CONTINUE,
+    S7.GAME_STOPPED,
+    S7.TEN_MINUTES_ALLOWED,
+)
+
+
 class Penalty7Outcome(StrEnum):
     """How a Penalty 7 is applied, or that it cannot be."""
 
@@ -427,6 +481,8 @@ class Penalty7Ruling:
     any_may_be_designated: bool
     minutes_allowed: int
     three_a_side: bool
+    #: The procedure, step by step, in the seed's order.
+    procedure: tuple[Penalty7Step, ...]
     reasons: tuple[Reason, ...]
 
 
@@ -444,6 +500,7 @@ def decide_penalty_7(s: Penalty7Situation) -> Penalty7Ruling:
             False,
             10,
             False,
+            P7_TOO_LATE_STEPS,
             because(K.P7_ONLY_AT_TIME_OF_FOUL, K.INJURY_TEN_MINUTES),
         )
     if s.substitute_offered:
@@ -453,6 +510,7 @@ def decide_penalty_7(s: Penalty7Situation) -> Penalty7Ruling:
             False,
             15,
             False,
+            P7_SUBSTITUTE_STEPS,
             because(
                 K.P7_AWARD_AT_UMPIRES_DISCRETION, K.P7_QUALIFIED_SUBSTITUTE, K.P7_FIFTEEN_MINUTES
             ),
@@ -471,6 +529,7 @@ def decide_penalty_7(s: Penalty7Situation) -> Penalty7Ruling:
         not above,
         15,
         True,
+        P7_REMOVAL_STEPS,
         because(
             K.P7_AWARD_AT_UMPIRES_DISCRETION,
             rule,
@@ -556,3 +615,220 @@ def decide_ceiling(s: CeilingSituation) -> CeilingRuling:
             K.P7_REMOVED_REMAINS_QUALIFIED,
         ),
     )
+
+
+# --- Penalty 3 defended -------------------------------------------------------------------------
+
+
+class Penalty3Condition(StrEnum):
+    """A condition of the note on a defended Penalty 3 (printed with 37.2)."""
+
+    ELECTED = "elected_by_committee"
+    COMMUNICATED = "communicated_before_event"
+    EIGHT_GOALS = "eight_goals_and_above"
+    PROFESSIONAL_UMPIRES = "two_professional_umpires"
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty3DefendedSituation:
+    """An event, what its Host Tournament Committee decided, and who officiates its games."""
+
+    event_upper: int
+    #: The Host Tournament Committee elected to have Penalty 3 defended.
+    elected_by_committee: bool
+    #: The election was communicated to the teams before the event began.
+    communicated_before_event: bool
+    #: All games of the event are officiated by two certified professional Umpires.
+    two_professional_umpires: bool
+    #: USPA Umpires LLC approved otherwise (the event may then do without them).
+    umpires_llc_approved: bool = False
+
+    def __post_init__(self) -> None:
+        if not -8 <= self.event_upper <= 40:
+            raise OutOfRange("event_upper", "expected an upper limit from -8 to 40 goals")
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty3DefendedRuling:
+    """Whether Penalty 3 is defended in the event, the conditions not met, and what follows."""
+
+    defended: bool
+    unmet: tuple[Penalty3Condition, ...]
+    fouling_may_enter_after_hit: bool
+    reasons: tuple[Reason, ...]
+
+
+#: The upper handicap limit from which an event may have Penalty 3 defended.
+P3_DEFENDED_MIN_UPPER = 8
+
+_P3_UNMET = {
+    Penalty3Condition.ELECTED: K.P3_NOT_ELECTED,
+    Penalty3Condition.COMMUNICATED: K.P3_NOT_COMMUNICATED,
+    Penalty3Condition.EIGHT_GOALS: K.P3_BELOW_EIGHT_GOALS,
+    Penalty3Condition.PROFESSIONAL_UMPIRES: K.P3_NO_PROFESSIONAL_UMPIRES,
+}
+
+
+def decide_penalty_3_defended(s: Penalty3DefendedSituation) -> Penalty3DefendedRuling:
+    """Whether Penalty 3 is defended in an event (the note printed with 37.2; 37.3).
+
+    >>> r = decide_penalty_3_defended(Penalty3DefendedSituation(6, True, True, True))
+    >>> r.defended, [c.value for c in r.unmet]
+    (False, ['eight_goals_and_above'])
+    """
+    met = {
+        Penalty3Condition.ELECTED: s.elected_by_committee,
+        Penalty3Condition.COMMUNICATED: s.communicated_before_event,
+        Penalty3Condition.EIGHT_GOALS: s.event_upper >= P3_DEFENDED_MIN_UPPER,
+        Penalty3Condition.PROFESSIONAL_UMPIRES: s.two_professional_umpires
+        or s.umpires_llc_approved,
+    }
+    unmet = tuple(condition for condition, ok in met.items() if not ok)
+    if unmet:
+        keys = [_P3_UNMET[condition] for condition in unmet]
+        keys.append(K.P3_UNDEFENDED_NO_ENTRY)
+        return Penalty3DefendedRuling(False, unmet, False, because(*keys))
+    keys = [K.P3_DEFENDED_ELECTED]
+    if not s.two_professional_umpires:
+        keys.append(K.P3_UMPIRES_LLC_APPROVED)
+    keys.append(K.P3_DEFENDED_ENTRY)
+    return Penalty3DefendedRuling(True, (), True, because(*keys))
+
+
+# --- Penalty 8 ----------------------------------------------------------------------------------
+
+
+class MountViolation(StrEnum):
+    """Why the Umpire orders the mount off: a violation of Rule 5, 6a or 6b, or another reason."""
+
+    RULE_5 = "rule_5"
+    RULE_6A = "rule_6a"
+    RULE_6B = "rule_6b"
+    OTHER = "other"
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty8Situation:
+    """A mount ordered off the field, why, and what has been done since."""
+
+    violation: MountViolation
+    #: The violation of Rule 5, 6a or 6b has been cured.
+    cured: bool = False
+    #: Letting the mount play again would delay the game.
+    would_delay_game: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty8Ruling:
+    """Whether the mount may play again in the game, and whether the game is forfeited."""
+
+    mount_may_return: MountReturn
+    forfeiture: bool
+    reasons: tuple[Reason, ...]
+
+
+_CURABLE = (MountViolation.RULE_5, MountViolation.RULE_6A, MountViolation.RULE_6B)
+
+
+def decide_penalty_8(s: Penalty8Situation) -> Penalty8Ruling:
+    """Penalty 8: the mount is ordered off (37.8).
+
+    >>> decide_penalty_8(Penalty8Situation(MountViolation.RULE_6B, cured=True)).mount_may_return
+    <MountReturn.MAY_RETURN: 'may_return'>
+    """
+    keys = [K.P8_MOUNT_ORDERED_OFF]
+    returns = MountReturn.MAY_NOT_RETURN
+    if s.violation in _CURABLE:
+        if not s.cured:
+            keys.append(K.P8_NOT_CURED)
+        elif s.would_delay_game:
+            keys.append(K.P8_WOULD_DELAY_GAME)
+        else:
+            keys.append(K.P8_CURED_MAY_RETURN)
+            returns = MountReturn.MAY_RETURN
+    forfeiture = s.violation is MountViolation.RULE_6A
+    if forfeiture:
+        keys.append(K.P8_RULE_6A_FORFEITURE)
+    return Penalty8Ruling(returns, forfeiture, because(*keys))
+
+
+# --- Penalty 9 ----------------------------------------------------------------------------------
+
+
+class TeamColour(StrEnum):
+    """A team by its colour, as the seeds name them."""
+
+    RED = "red"
+    BLUE = "blue"
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty9Situation:
+    """The rule violations of one game that invoke Penalty 9, by team, in the order they
+    occurred."""
+
+    violations: tuple[TeamColour, ...]
+
+    def __post_init__(self) -> None:
+        if not self.violations:
+            raise MissingFact("violations", "expected at least one violation invoking Penalty 9")
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty9Ruling:
+    """Which teams forfeit the game."""
+
+    forfeited_by: tuple[TeamColour, ...]
+    both_forfeit: bool
+    reasons: tuple[Reason, ...]
+
+
+def decide_penalty_9(s: Penalty9Situation) -> Penalty9Ruling:
+    """Penalty 9: the game is forfeited; by both teams if both invoke it (37.9).
+
+    >>> decide_penalty_9(Penalty9Situation((TeamColour.BLUE, TeamColour.RED))).both_forfeit
+    True
+    """
+    teams = tuple(team for team in TeamColour if team in s.violations)
+    both = len(teams) == len(TeamColour)
+    keys = (K.P9_FORFEIT, K.P9_BOTH_FORFEIT) if both else (K.P9_FORFEIT,)
+    return Penalty9Ruling(teams, both, because(*keys))
+
+
+# --- Penalty 10 ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty10Situation:
+    """What the player did, as the Umpire judges it."""
+
+    #: A foul the Umpire judges deliberate.
+    deliberate: bool
+    #: A foul the Umpire judges dangerous.
+    dangerous: bool
+    #: Conduct prejudicial to the game.
+    prejudicial_conduct: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty10Ruling:
+    """Whether the Umpire may exclude the player (a power, never a duty)."""
+
+    may_exclude: bool
+    reasons: tuple[Reason, ...]
+
+
+def decide_penalty_10(s: Penalty10Situation) -> Penalty10Ruling:
+    """Penalty 10: the Umpire may exclude a player, consistently with Rule 33 (37.10).
+
+    >>> decide_penalty_10(Penalty10Situation(True, False, False)).may_exclude
+    False
+    """
+    keys = []
+    if s.deliberate and s.dangerous:
+        keys.append(K.P10_DELIBERATE_DANGEROUS_FOUL)
+    if s.prejudicial_conduct:
+        keys.append(K.P10_PREJUDICIAL_CONDUCT)
+    if not keys:
+        return Penalty10Ruling(False, because(K.P10_NO_GROUNDS))
+    return Penalty10Ruling(True, because(*keys))

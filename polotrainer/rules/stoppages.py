@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .errors import Inconsistent, MissingFact, OutOfRange
-from .vocabulary import Reason, ReasonKey, because
+from .vocabulary import Reason, ReasonKey, Step, because
 
 K = ReasonKey
 #: Rule 21.g: events up to this upper handicap level may allow five minutes for broken tack.
@@ -119,7 +119,46 @@ class Consequence(StrEnum):
     LARGEST_PIECE_PLAYED = "largest_piece_played"
 
 
+class StoppageStep(Step):
+    """The steps of a Rule 21 procedure, in the order the seed gives them."""
+
+    PLAYER_INFORMS_UMPIRES = "player_informs_umpires"
+    PLAYER_ASKS_TIME_OUT = "player_asks_time_out"
+    PLAY_STOPPED = "play_stopped"
+    TEN_MINUTES_ALLOWED = "ten_minutes_allowed"
+    PLAYER_RESUMES_OR_SUBSTITUTE_ENTERS = "player_resumes_or_substitute_enters"
+    ALL_MAY_CHANGE_ANNOUNCED = "all_may_change_announced"
+    MOUNT_LED_OFF = "mount_led_off"
+    PLAYER_RETURNS_ON_ANOTHER_MOUNT = "player_returns_on_another_mount"
+    PLAYER_INSTRUCTED_TO_CHANGE = "player_instructed_to_change"
+    MOUNT_LED_OFF_SHORTEST_LINE = "mount_led_off_shortest_line"
+    COURTESY_CHANGE_ANNOUNCED = "courtesy_change_announced"
+    ONE_MINUTE_TO_CHANGE = "one_minute_to_change"
+    MOUNT_TROTTED_AND_EXAMINED = "mount_trotted_and_examined"
+    PLAYER_REMOUNTS = "player_remounts"
+    PLAYER_CHANGES_MOUNT = "player_changes_mount"
+    FIVE_MINUTES_TO_CHANGE = "five_minutes_to_change"
+    PENALTY_AWARDED = "penalty_awarded"
+    TEAMMATES_MAY_CHANGE = "teammates_may_change"
+    RECTIFIED_ON_THE_GROUND_IF_QUICK = "rectified_on_the_ground_if_quick"
+    FIVE_MINUTES_TO_RECTIFY_OR_CHANGE = "five_minutes_to_rectify_or_change"
+    PLAYER_LEAVES_FIELD = "player_leaves_field"
+    FIVE_MINUTES_OR_UNTIL_RETURN = "five_minutes_or_until_return"
+    THROW_IN = "throw_in"
+    RESTART_AS_THE_CASE_MAY_BE = "restart_as_the_case_may_be"
+    PLAY_RESUMES = "play_resumes"
+
+
+ST = StoppageStep
 _DEAD_BALL_SIGNALS = (Signal.WHISTLE_AGAIN, Signal.YELLOW_CARD, Signal.RED_CARD)
+#: 21.d: stop, 10 minutes, "If, and when, during this interval the injured player is able to
+#: resume play or an eligible player is substituted, the Umpire shall continue the game."
+_INJURY_STEPS = (
+    ST.PLAY_STOPPED,
+    ST.TEN_MINUTES_ALLOWED,
+    ST.PLAYER_RESUMES_OR_SUBSTITUTE_ENTERS,
+    ST.PLAY_RESUMES,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +201,16 @@ class StoppageSituation:
     evidence_within_24_hours: bool = False
     #: broken tack: the event's upper handicap level.
     event_upper_handicap: int | None = None
+    #: broken tack, 6 goals or less: the five minutes were determined by the Host Tournament
+    #: Committee or the Umpires and communicated to the teams before the game or event.
+    five_minutes_announced: bool = True
+    #: broken tack that presents no danger: the player is out of the play.
+    out_of_the_play: bool | None = None
+    #: broken tack, the player out of the play: he holds his mount under control.
+    mount_under_control: bool | None = None
+    #: broken tack that presents no danger, the player not out of the play with his mount
+    #: under control: in the Umpire's opinion it may pose a risk to any player or mount.
+    may_pose_risk: bool | None = None
     #: broken tack: broken by contact with another horse.
     broken_by_contact: bool = False
     #: broken tack: the player asks to change horses rather than repair.
@@ -183,6 +232,26 @@ class StoppageSituation:
                 )
             if not -8 <= self.event_upper_handicap <= 40:
                 raise OutOfRange("event_upper_handicap", "expected from -8 to 40 goals")
+            self._check_tack_stop()
+
+    def _check_tack_stop(self) -> None:
+        """Every fact the stop for broken tack depends on must be stated (21.g)."""
+        if self.changed_without_permission or self.play_already_stopped or self.dangerous:
+            return
+        if self.out_of_the_play is None:
+            raise MissingFact(
+                "out_of_the_play",
+                "expected whether the player is out of the play (tack that presents no danger)",
+            )
+        if self.out_of_the_play and self.mount_under_control is None:
+            raise MissingFact(
+                "mount_under_control", "expected whether he holds his mount under control"
+            )
+        if not (self.out_of_the_play and self.mount_under_control) and self.may_pose_risk is None:
+            raise MissingFact(
+                "may_pose_risk",
+                "expected whether, in the Umpire's opinion, the broken tack may pose a risk",
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +271,8 @@ class StoppageRuling:
     announcement: Announcement = Announcement.NONE
     signals: tuple[Signal, ...] = ()
     consequences: tuple[Consequence, ...] = ()
+    #: The procedure, step by step, where the seed gives one as a sequence (else empty).
+    procedure: tuple[StoppageStep, ...] = ()
 
 
 R = StoppageRuling
@@ -278,6 +349,7 @@ def _injured_player(s: StoppageSituation) -> R:
         minutes_allowed=10,
         time_at_discretion=True,
         consequences=consequences,
+        procedure=_INJURY_STEPS,
     )
 
 
@@ -291,6 +363,7 @@ def _unable_to_continue(s: StoppageSituation) -> R:
         because(K.UNABLE_ASSUME_INJURED, K.INJURY_TEN_MINUTES),
         minutes_allowed=10,
         time_at_discretion=True,
+        procedure=(ST.PLAYER_ASKS_TIME_OUT, *_INJURY_STEPS),
     )
 
 
@@ -314,6 +387,14 @@ def _mount_injured(s: StoppageSituation) -> R:
             mount_may_return=MountReturn.MAY_NOT_RETURN,
             announcement=Announcement.ALL_MAY_CHANGE,
             consequences=(Consequence.DELAY_PENALIZED,),
+            procedure=(
+                ST.PLAYER_INFORMS_UMPIRES,
+                ST.PLAY_STOPPED,
+                ST.ALL_MAY_CHANGE_ANNOUNCED,
+                ST.MOUNT_LED_OFF,
+                ST.PLAYER_RETURNS_ON_ANOTHER_MOUNT,
+                ST.THROW_IN,
+            ),
         )
     return R(
         StopWhen.IMMEDIATELY,
@@ -326,6 +407,13 @@ def _mount_injured(s: StoppageSituation) -> R:
         # 21.f(1)(ii): the Umpires "may instruct the player to change"; only that player may.
         may_change_mounts=MountChange.PLAYER_MAY_CHANGE,
         mount_may_return=MountReturn.MAY_NOT_RETURN,
+        procedure=(
+            ST.PLAYER_INFORMS_UMPIRES,
+            ST.PLAY_STOPPED,
+            ST.PLAYER_INSTRUCTED_TO_CHANGE,
+            ST.MOUNT_LED_OFF_SHORTEST_LINE,
+            ST.PLAY_RESUMES,
+        ),
     )
 
 
@@ -345,6 +433,12 @@ def _courtesy_change(s: StoppageSituation) -> R:
         may_change_mounts=MountChange.ALL_MAY_CHANGE,
         announcement=Announcement.COURTESY_CHANGE_ONE_MINUTE,
         consequences=(Consequence.DELAY_PENALIZED,),
+        procedure=(
+            ST.PLAY_STOPPED,
+            ST.COURTESY_CHANGE_ANNOUNCED,
+            ST.ONE_MINUTE_TO_CHANGE,
+            ST.RESTART_AS_THE_CASE_MAY_BE,
+        ),
     )
 
 
@@ -359,6 +453,7 @@ def _mount_falls(s: StoppageSituation) -> R:
             ),
             may_change_mounts=MountChange.PLAYER_MAY_CHANGE,
             mount_may_return=MountReturn.MAY_RETURN,
+            procedure=(ST.PLAY_STOPPED, ST.MOUNT_TROTTED_AND_EXAMINED, ST.PLAYER_REMOUNTS),
         )
     return R(
         StopWhen.IMMEDIATELY,
@@ -369,23 +464,30 @@ def _mount_falls(s: StoppageSituation) -> R:
         may_change_mounts=MountChange.PLAYER_MUST_CHANGE,
         mount_may_return=MountReturn.MAY_NOT_RETURN,
         consequences=(Consequence.DELAY_PENALIZED,),
+        procedure=(ST.PLAY_STOPPED, ST.MOUNT_TROTTED_AND_EXAMINED, ST.PLAYER_CHANGES_MOUNT),
     )
 
 
 def _mount_time_out(s: StoppageSituation) -> R:
     keys = [K.MOUNT_TIMEOUT_FIVE_MINUTES]
+    steps = [ST.PLAYER_ASKS_TIME_OUT, ST.PLAY_STOPPED]
     if s.elects_to_change:
         keys.append(K.MOUNT_TIMEOUT_CHANGE_EXTENDS)
         returns = MountReturn.MAY_NOT_RETURN
+        steps.append(ST.FIVE_MINUTES_TO_CHANGE)
     else:
         keys.append(K.MOUNT_TIMEOUT_SOUND_REMOUNTS)
         returns = MountReturn.NOT_APPLICABLE
+        steps += (ST.MOUNT_TROTTED_AND_EXAMINED, ST.PLAYER_REMOUNTS)
     restart = Restart.NOT_STATED
     consequences: tuple[Consequence, ...] = ()
     if s.teammate_changed:
         keys.append(K.MOUNT_TIMEOUT_TEAMMATE_CHANGED)
         restart = Restart.PENALTY
         consequences = (Consequence.PENALTY,)
+        steps += (ST.PENALTY_AWARDED, ST.PLAY_RESUMES)
+    else:
+        steps += (ST.PLAY_RESUMES, ST.TEAMMATES_MAY_CHANGE)
     return R(
         StopWhen.UMPIRE_DISCRETION,
         because(*keys),
@@ -394,6 +496,7 @@ def _mount_time_out(s: StoppageSituation) -> R:
         may_change_mounts=MountChange.PLAYER_MAY_CHANGE,
         mount_may_return=returns,
         consequences=consequences,
+        procedure=tuple(steps),
     )
 
 
@@ -430,19 +533,26 @@ def _broken_tack(s: StoppageSituation) -> R:
             signals=_DEAD_BALL_SIGNALS,
             consequences=(Consequence.PENALTY,),
         )
-    keys = [K.TACK_DANGEROUS_STOP_NOW if s.dangerous else K.TACK_NOT_DANGEROUS_WAIT_BALL_OUT]
-    stop = StopWhen.IMMEDIATELY if s.dangerous else StopWhen.WHEN_BALL_OUT_OF_PLAY
+    stop, keys = _tack_stop(s)
+    steps = [] if stop is StopWhen.ALREADY_STOPPED else [ST.PLAY_STOPPED]
+    steps.append(ST.RECTIFIED_ON_THE_GROUND_IF_QUICK)
     consequences: tuple[Consequence, ...] = ()
     assert s.event_upper_handicap is not None
-    if s.event_upper_handicap <= LOW_GOAL_TACK_LIMIT:
+    low_goal = s.event_upper_handicap <= LOW_GOAL_TACK_LIMIT
+    if low_goal and s.five_minutes_announced:
         keys.append(K.TACK_LOW_GOAL_FIVE_MINUTES)
         minutes, discretion, change = 5, True, MountChange.PLAYER_MAY_CHANGE
+        steps.append(ST.FIVE_MINUTES_TO_RECTIFY_OR_CHANGE)
     else:
+        if low_goal:
+            keys.append(K.TACK_FIVE_MINUTES_NOT_ANNOUNCED)
         consequences = (Consequence.PLAYER_MUST_LEAVE_FIELD,)
         discretion, change = False, MountChange.NOT_STATED
+        steps.append(ST.PLAYER_LEAVES_FIELD)
         if s.broken_by_contact:
             keys.append(K.TACK_CONTACT_FIVE_MINUTES)
             minutes = 5
+            steps.append(ST.FIVE_MINUTES_OR_UNTIL_RETURN)
         else:
             keys.append(K.TACK_LEAVE_FIELD)
             minutes = 0
@@ -452,6 +562,7 @@ def _broken_tack(s: StoppageSituation) -> R:
     if s.repair_done:
         keys.append(K.TACK_CALL_LINEUP)
     keys.append(K.TACK_RESTART_THROW_IN)
+    steps.append(ST.THROW_IN)
     return R(
         stop,
         because(*keys),
@@ -460,7 +571,24 @@ def _broken_tack(s: StoppageSituation) -> R:
         restart=Restart.THROW_IN,
         may_change_mounts=change,
         consequences=consequences,
+        # The seed does not say when play stops: no procedure to put in order.
+        procedure=() if stop is StopWhen.NOT_STATED else tuple(steps),
     )
+
+
+def _tack_stop(s: StoppageSituation) -> tuple[StopWhen, list[ReasonKey]]:
+    """When play stops for broken tack: at once for tack that presents a danger (21.g); for
+    the rest, the 21.discussion example (out of the play, mount under control) or 21.g's
+    broken equipment that may pose a risk."""
+    if s.play_already_stopped:
+        return StopWhen.ALREADY_STOPPED, []
+    if s.dangerous:
+        return StopWhen.IMMEDIATELY, [K.TACK_DANGEROUS_STOP_NOW]
+    if s.out_of_the_play and s.mount_under_control:
+        return StopWhen.WHEN_BALL_OUT_OF_PLAY, [K.TACK_NOT_DANGEROUS_WAIT_BALL_OUT]
+    if s.may_pose_risk:
+        return StopWhen.AT_NEUTRAL_PLAY, [K.TACK_RISK_WAIT_NEUTRAL]
+    return StopWhen.NOT_STATED, [K.TACK_NO_RISK_NOT_STATED]
 
 
 def _damaged_equipment(s: StoppageSituation) -> R:

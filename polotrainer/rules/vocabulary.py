@@ -73,6 +73,9 @@ class ReasonKey(StrEnum):
 
     # Rule 37: penalty spots
     P1_GOAL_AWARDED = "p1_goal_awarded"
+    P1_NOT_DANGEROUS_OR_DELIBERATE = "p1_not_dangerous_or_deliberate"
+    P1_NOT_IN_VICINITY_OF_GOAL = "p1_not_in_vicinity_of_goal"
+    P1_NOT_TO_SAVE_A_GOAL = "p1_not_to_save_a_goal"
     P2_THIRTY_YARD_LINE = "p2_thirty_yard_line"
     P2_SPOT_OF_FOUL = "p2_spot_of_foul"
     P3_FORTY_YARD_LINE = "p3_forty_yard_line"
@@ -89,6 +92,13 @@ class ReasonKey(StrEnum):
     P3_POSITIONS = "p3_positions"
     P3_UNDEFENDED_NO_ENTRY = "p3_undefended_no_entry"
     P3_DEFENDED_ENTRY = "p3_defended_entry"
+    # Rule 37: whether a Penalty 3 is defended (the note printed with 37.2)
+    P3_DEFENDED_ELECTED = "p3_defended_elected"
+    P3_NOT_ELECTED = "p3_not_elected"
+    P3_NOT_COMMUNICATED = "p3_not_communicated"
+    P3_BELOW_EIGHT_GOALS = "p3_below_eight_goals"
+    P3_NO_PROFESSIONAL_UMPIRES = "p3_no_professional_umpires"
+    P3_UMPIRES_LLC_APPROVED = "p3_umpires_llc_approved"
     P4_POSITIONS = "p4_positions"
     P5A_POSITIONS = "p5a_positions"
     P5B_POSITIONS = "p5b_positions"
@@ -115,6 +125,17 @@ class ReasonKey(StrEnum):
     P7_FOULING_ORIGINAL_THREE = "p7_fouling_original_three"
     P7_INJURED_MAY_NOT_RETURN = "p7_injured_may_not_return"
     P7_REMOVED_REMAINS_QUALIFIED = "p7_removed_remains_qualified"
+    # Rule 37: Penalties 8, 9 and 10
+    P8_MOUNT_ORDERED_OFF = "p8_mount_ordered_off"
+    P8_CURED_MAY_RETURN = "p8_cured_may_return"
+    P8_NOT_CURED = "p8_not_cured"
+    P8_WOULD_DELAY_GAME = "p8_would_delay_game"
+    P8_RULE_6A_FORFEITURE = "p8_rule_6a_forfeiture"
+    P9_FORFEIT = "p9_forfeit"
+    P9_BOTH_FORFEIT = "p9_both_forfeit"
+    P10_DELIBERATE_DANGEROUS_FOUL = "p10_deliberate_dangerous_foul"
+    P10_PREJUDICIAL_CONDUCT = "p10_prejudicial_conduct"
+    P10_NO_GROUNDS = "p10_no_grounds"
     # Rule 3: substitutes
     SUB_BETWEEN_PERIODS = "sub_between_periods"
     SUB_UNABLE_ANY_TIME = "sub_unable_any_time"
@@ -123,9 +144,12 @@ class ReasonKey(StrEnum):
     SUB_ABLE_END_OF_PERIOD = "sub_able_end_of_period"
     SUB_OPEN_POSITION_ANY_TIME = "sub_open_position_any_time"
     SUB_MUST_BE_ELIGIBLE = "sub_must_be_eligible"
+    SUB_MUST_HAVE_BEEN_ELIGIBLE_TO_START = "sub_must_have_been_eligible_to_start"
     SUB_OVER_UPPER_LIMIT = "sub_over_upper_limit"
+    SUB_CHANGE_NOW_OVER_UPPER_LIMIT = "sub_change_now_over_upper_limit"
     SUB_BELOW_LOWER_ALLOWED = "sub_below_lower_allowed"
     SUB_OVER_PENALTY_7_CEILING = "sub_over_penalty_7_ceiling"
+    SUB_OVER_FOULING_TEAM_LIMIT = "sub_over_fouling_team_limit"
     SUB_UNCONSCIOUS_NOT_TODAY = "sub_unconscious_not_today"
     HIGHEST_HANDICAP_COUNTS = "highest_handicap_counts"
     PLAY_ON_WITH_THREE = "play_on_with_three"
@@ -165,7 +189,10 @@ class ReasonKey(StrEnum):
     EXCUSED_MOUNT_NO_EVIDENCE = "excused_mount_no_evidence"
     TACK_DANGEROUS_STOP_NOW = "tack_dangerous_stop_now"
     TACK_NOT_DANGEROUS_WAIT_BALL_OUT = "tack_not_dangerous_wait_ball_out"
+    TACK_RISK_WAIT_NEUTRAL = "tack_risk_wait_neutral"
+    TACK_NO_RISK_NOT_STATED = "tack_no_risk_not_stated"
     TACK_LOW_GOAL_FIVE_MINUTES = "tack_low_goal_five_minutes"
+    TACK_FIVE_MINUTES_NOT_ANNOUNCED = "tack_five_minutes_not_announced"
     TACK_LEAVE_FIELD = "tack_leave_field"
     TACK_CONTACT_FIVE_MINUTES = "tack_contact_five_minutes"
     TACK_CHANGE_IF_QUICKER = "tack_change_if_quicker"
@@ -192,7 +219,12 @@ class ReasonKey(StrEnum):
 def _refs() -> dict[ReasonKey, str]:
     k = ReasonKey
     by_ref: dict[str, tuple[ReasonKey, ...]] = {
-        "37.1": (k.P1_GOAL_AWARDED,),
+        "37.1": (
+            k.P1_GOAL_AWARDED,
+            k.P1_NOT_DANGEROUS_OR_DELIBERATE,
+            k.P1_NOT_IN_VICINITY_OF_GOAL,
+            k.P1_NOT_TO_SAVE_A_GOAL,
+        ),
         "37.2": (
             k.P2_THIRTY_YARD_LINE,
             k.P2_SPOT_OF_FOUL,
@@ -202,6 +234,13 @@ def _refs() -> dict[ReasonKey, str]:
             k.P2_INTERFERENCE_GOAL,
             k.P2_INTERFERENCE_RETAKE,
             k.P2_HIT_STANDS,
+            # The bracketed "Penalty 3 may be defended" note is printed after Penalty 2.
+            k.P3_DEFENDED_ELECTED,
+            k.P3_NOT_ELECTED,
+            k.P3_NOT_COMMUNICATED,
+            k.P3_BELOW_EIGHT_GOALS,
+            k.P3_NO_PROFESSIONAL_UMPIRES,
+            k.P3_UMPIRES_LLC_APPROVED,
         ),
         "37.3": (
             k.P3_FORTY_YARD_LINE,
@@ -229,7 +268,17 @@ def _refs() -> dict[ReasonKey, str]:
             k.P7_ONLY_AT_TIME_OF_FOUL,
             k.P7_FOULING_ORIGINAL_THREE,
             k.P7_REMOVED_REMAINS_QUALIFIED,
+            k.SUB_OVER_FOULING_TEAM_LIMIT,
         ),
+        "37.8": (
+            k.P8_MOUNT_ORDERED_OFF,
+            k.P8_CURED_MAY_RETURN,
+            k.P8_NOT_CURED,
+            k.P8_WOULD_DELAY_GAME,
+            k.P8_RULE_6A_FORFEITURE,
+        ),
+        "37.9": (k.P9_FORFEIT, k.P9_BOTH_FORFEIT),
+        "37.10": (k.P10_DELIBERATE_DANGEROUS_FOUL, k.P10_PREJUDICIAL_CONDUCT, k.P10_NO_GROUNDS),
         "3.a": (k.SUB_BETWEEN_PERIODS,),
         "3.b": (
             k.SUB_UNABLE_ANY_TIME,
@@ -240,7 +289,13 @@ def _refs() -> dict[ReasonKey, str]:
             k.UNABLE_ASSUME_INJURED,
             k.UNABLE_QUITS_NO_TIMEOUT,
         ),
-        "3.c": (k.SUB_MUST_BE_ELIGIBLE, k.SUB_OVER_UPPER_LIMIT, k.SUB_BELOW_LOWER_ALLOWED),
+        "3.c": (
+            k.SUB_MUST_BE_ELIGIBLE,
+            k.SUB_MUST_HAVE_BEEN_ELIGIBLE_TO_START,
+            k.SUB_OVER_UPPER_LIMIT,
+            k.SUB_CHANGE_NOW_OVER_UPPER_LIMIT,
+            k.SUB_BELOW_LOWER_ALLOWED,
+        ),
         "3.d": (k.HIGHEST_HANDICAP_COUNTS,),
         "3.e": (k.PLAY_ON_WITH_THREE,),
         "3.f": (
@@ -274,7 +329,10 @@ def _refs() -> dict[ReasonKey, str]:
         "21.f(5)": (k.EXCUSED_MOUNT_RETURNED_FORFEIT, k.EXCUSED_MOUNT_NO_EVIDENCE),
         "21.g": (
             k.TACK_DANGEROUS_STOP_NOW,
+            k.TACK_RISK_WAIT_NEUTRAL,
+            k.TACK_NO_RISK_NOT_STATED,
             k.TACK_LOW_GOAL_FIVE_MINUTES,
+            k.TACK_FIVE_MINUTES_NOT_ANNOUNCED,
             k.TACK_LEAVE_FIELD,
             k.TACK_CONTACT_FIVE_MINUTES,
             k.TACK_CHANGED_WITHOUT_PERMISSION,
@@ -309,6 +367,11 @@ def _refs() -> dict[ReasonKey, str]:
 
 #: The section each reason key cites.
 REASON_REFS: dict[ReasonKey, str] = _refs()
+
+
+class Step(StrEnum):
+    """The steps of a procedure, in order. A ruling field holding a tuple of a ``Step`` enum is
+    an ordered sequence (``describe`` types it ``"sequence"``), not a set of values."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,10 +3,9 @@
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from django.contrib.auth.base_user import AbstractBaseUser
-from django.db.models import Count, Q
+from django.contrib.auth.models import User
 
-from polotrainer.umpires.models import Attempt
+from polotrainer.umpires.models import DayActivity
 
 # The chart's drawing units: each day is a 10-unit slot, bars up to 100 high.
 SLOT = 10
@@ -59,15 +58,19 @@ class Chart:
         return [bar for bar in self.bars if bar.answers]
 
 
-def daily(user: AbstractBaseUser) -> dict[date, Day]:
-    """Answers and right answers per local day, over the whole history, in one query."""
-    rows = (
-        Attempt.objects.filter(user=user)
-        .order_by()
-        .values("day")
-        .annotate(answers=Count("pk"), right=Count("pk", filter=Q(correct=True)))
-    )
-    return {row["day"]: Day(row["day"], row["answers"], row["right"]) for row in rows}
+def daily(user: User, since: date | None = None) -> dict[date, Day]:
+    """Answers and right answers per local day (from `since`, if set), in one query.
+
+    Read from the per-day rows kept as answers are recorded: one row per active day, whatever
+    the number of answers.
+    """
+    rows = DayActivity.objects.filter(user=user)
+    if since is not None:
+        rows = rows.filter(day__gte=since)
+    return {
+        day: Day(day, answers, right)
+        for day, answers, right in rows.values_list("day", "answers", "correct")
+    }
 
 
 def streak(days: set[date], today: date) -> int:

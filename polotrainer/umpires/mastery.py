@@ -4,16 +4,21 @@ A scenario's score is the share of right answers among the umpire's last five an
 (0 when never answered). A section's mastery is the mean score of its live scenarios, a rule's
 the mean over all its live scenarios: so mastery grows only by answering *every* situation
 right, recently and repeatedly. docs/progress.md says the same for people.
+
+Scores come from the ScenarioProgress rows kept as answers are recorded, so reading them costs
+the same with ten answers or a hundred thousand; a course's gradebook reads the same rows for a
+whole cohort in one query.
 """
 
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
-from django.contrib.auth.base_user import AbstractBaseUser
-from django.db.models import F, Window
-from django.db.models.functions import RowNumber
+from django.contrib.auth.models import User
 
-from polotrainer.umpires.models import Attempt
+from polotrainer.umpires.models import ScenarioProgress
 from scenarios.localize import pick
 from scenarios.models import Scenario
 
@@ -37,32 +42,20 @@ class Mastery:
         return round(self.score * 100)
 
 
-def scenario_scores(user: AbstractBaseUser) -> dict[int, float]:
-    """Each answered scenario's share of right answers among its last LAST_N answers."""
-    latest = (
-        Attempt.objects.filter(user=user)
-        .annotate(
-            recent=Window(
-                RowNumber(),
-                partition_by=[F("scenario_id")],
-                order_by=[F("created_at").desc()],
-            )
-        )
-        .filter(recent__lte=LAST_N)
-        .order_by()
-        .values_list("scenario_id", "correct")
-    )
-    right: dict[int, int] = defaultdict(int)
-    given: dict[int, int] = defaultdict(int)
-    for scenario_id, correct in latest:
-        given[scenario_id] += 1
-        right[scenario_id] += bool(correct)
-    return {scenario_id: right[scenario_id] / n for scenario_id, n in given.items()}
+@dataclass(frozen=True)
+class Situation:
+    """A live scenario as mastery groups it: its section and rule, with their titles."""
+
+    id: int
+    rule: int
+    rule_title: Mapping[str, str]
+    section: str
+    section_position: int
+    section_title: Mapping[str, str]
 
 
-def mastery(user: AbstractBaseUser) -> tuple[list[Mastery], list[Mastery]]:
-    """(sections, rules), each weakest first; two queries whatever the history size."""
-    scores = scenario_scores(user)
+def catalogue() -> list[Situation]:
+    """Every live scenario with its section and rule, in one query."""
     rows = Scenario.objects.live().values_list(
         "id",
         "rule_id",
@@ -73,18 +66,61 @@ def mastery(user: AbstractBaseUser) -> tuple[list[Mastery], list[Mastery]]:
         "section__title_it",
         "section__title_en",
     )
-    sections: dict[str, dict] = {}
-    rules: dict[int, dict] = {}
-    for sid, rule, rule_it, rule_en, ref, position, title_it, title_en in rows:
-        score = scores.get(sid)
+    return [
+        Situation(sid, rule, {"it": r_it, "en": r_en}, ref, pos, {"it": s_it, "en": s_en})
+        for sid, rule, r_it, r_en, ref, pos, s_it, s_en in rows
+    ]
+
+
+def score(recent: Iterable[list[int]], since: datetime | None = None) -> float | None:
+    """The share of right answers among the last LAST_N (given since `since`, if set)."""
+    floor = since.timestamp() * 1000 if since is not None else None
+    kept = [bool(right) for at, right in list(recent)[:LAST_N] if floor is None or at >= floor]
+    return sum(kept) / len(kept) if kept else None
+
+
+def scenario_scores(user: User, since: datetime | None = None) -> dict[int, float]:
+    """Each answered scenario's score for one umpire."""
+    rows = ScenarioProgress.objects.filter(user=user).values_list("scenario_id", "recent")
+    return {sid: s for sid, recent in rows if (s := score(recent, since)) is not None}
+
+
+def scores_by_user(
+    user_ids: Iterable[int], since: Mapping[int, datetime] | None = None
+) -> dict[int, dict[int, float]]:
+    """Scenario scores for many umpires in one query (each counted from its own `since`)."""
+    out: dict[int, dict[int, float]] = defaultdict(dict)
+    rows = ScenarioProgress.objects.filter(user_id__in=list(user_ids)).values_list(
+        "user_id", "scenario_id", "recent"
+    )
+    for uid, sid, recent in rows:
+        s = score(recent, (since or {}).get(uid))
+        if s is not None:
+            out[uid][sid] = s
+    return out
+
+
+def mastery(user: User, since: datetime | None = None) -> tuple[list[Mastery], list[Mastery]]:
+    """(sections, rules), each weakest first; two queries whatever the history size."""
+    return summarise(scenario_scores(user, since), catalogue())
+
+
+def summarise(
+    scores: Mapping[int, float], situations: Iterable[Situation]
+) -> tuple[list[Mastery], list[Mastery]]:
+    """Sections and rules, weakest first, from scenario scores over the live scenarios."""
+    sections: dict[str, dict[str, Any]] = {}
+    rules: dict[str, dict[str, Any]] = {}
+    for s in situations:
+        value = scores.get(s.id)
         for key, bucket, title, pos in (
-            (ref, sections, {"it": title_it, "en": title_en}, position),
-            (rule, rules, {"it": rule_it, "en": rule_en}, 0),
+            (s.section, sections, s.section_title, s.section_position),
+            (str(s.rule), rules, s.rule_title, 0),
         ):
             entry = bucket.setdefault(
                 key,
                 {
-                    "rule": rule,
+                    "rule": s.rule,
                     "position": pos,
                     "title": pick(title),
                     "n": 0,
@@ -93,11 +129,11 @@ def mastery(user: AbstractBaseUser) -> tuple[list[Mastery], list[Mastery]]:
                 },
             )
             entry["n"] += 1
-            if score is not None:
+            if value is not None:
                 entry["seen"] += 1
-                entry["sum"] += score
+                entry["sum"] += value
 
-    def build(key: object, e: dict) -> Mastery:
+    def build(key: str, e: dict[str, Any]) -> Mastery:
         return Mastery(
             ref=str(key),
             rule=e["rule"],

@@ -20,6 +20,8 @@ class Profile(models.Model):
 
 
 class Mode(models.TextChoices):
+    """Where an answer was given: the kind of its context."""
+
     PRACTICE = "practice", _("Practice")
     REVIEW = "review", _("Review")
     EXAM = "exam", _("Exam")
@@ -27,7 +29,12 @@ class Mode(models.TextChoices):
 
 
 class Attempt(models.Model):
-    """One answer to one question of one variant (scenario slug + seed)."""
+    """One answer to one question of one variant (scenario slug + seed), as it was ruled then.
+
+    The right answer is the engine's ruling at the time of answering and `content_version` the
+    scenario's version then: history, exports and statistics read them and never recompute a
+    ruling, so a later fix of the content or the engine rewrites nobody's history.
+    """
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -45,12 +52,19 @@ class Attempt(models.Model):
     seed = models.PositiveIntegerField()
     question = models.CharField(max_length=60)
     answer = models.JSONField()
+    right_answer = models.JSONField(null=True, blank=True)
     correct = models.BooleanField()
+    content_version = models.CharField(max_length=16, blank=True)
     time_taken_ms = models.PositiveIntegerField(null=True, blank=True)
+    # The context: its kind, and for an exam or a clinic the id of the exam attempt or the
+    # clinic round it belongs to (those apps point here; this app knows nothing of them), with
+    # a label the history shows.
     mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.PRACTICE)
+    context_id = models.BigIntegerField(null=True, blank=True)
+    context_label = models.CharField(max_length=200, blank=True)
     # The signed question's one-time id: a double click or a replayed form records one answer.
     nonce = models.CharField(max_length=32, unique=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
     # The local date (site time zone) of created_at, stored so that activity per day and the
     # streak group by a plain column instead of converting every timestamp in SQL.
     day = models.DateField(default=timezone.localdate)
@@ -62,6 +76,7 @@ class Attempt(models.Model):
             # Mastery reads each scenario's latest answers of one umpire.
             models.Index(fields=["user", "scenario", "-created_at"], name="attempt_user_scenario"),
             models.Index(fields=["user", "day"], name="attempt_user_day"),
+            models.Index(fields=["mode", "context_id"], name="attempt_context"),
         ]
 
     def __str__(self) -> str:
@@ -72,17 +87,27 @@ class Attempt(models.Model):
         return None if self.time_taken_ms is None else self.time_taken_ms / 1000
 
 
-class ReviewCard(models.Model):
-    """The FSRS schedule of one scenario for one umpire."""
+class ScenarioProgress(models.Model):
+    """One umpire on one scenario: the last answers (for mastery) and the review schedule.
+
+    Kept up to date as answers are recorded, so the dashboard and a course's gradebook read a
+    row per scenario instead of every answer ever given. `recent` holds the last RECENT_KEPT
+    variants answered, newest first, as [epoch milliseconds, right]. The FSRS card is empty
+    until the scenario is answered in practice or review (exams and clinics do not schedule).
+    """
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="review_cards"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="scenario_progress"
     )
     scenario = models.ForeignKey(
-        "scenarios.Scenario", on_delete=models.PROTECT, related_name="review_cards"
+        "scenarios.Scenario", on_delete=models.PROTECT, related_name="progress"
     )
-    card = models.JSONField()
-    due = models.DateTimeField(db_index=True)
+    recent = models.JSONField(default=list)
+    answers = models.PositiveIntegerField(default=0)
+    correct = models.PositiveIntegerField(default=0)
+    last_answered_at = models.DateTimeField(null=True, blank=True)
+    card = models.JSONField(null=True, blank=True)
+    due = models.DateTimeField(null=True, blank=True, db_index=True)
     # One variant is rated once, however many questions it asks: the seed it was rated on, the
     # rating given and the card as it was before, so a later wrong answer to the same variant
     # turns its Good into Again instead of counting as a second review.
@@ -92,8 +117,25 @@ class ReviewCard(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["user", "scenario"], name="one_card_per_scenario")
+            models.UniqueConstraint(fields=["user", "scenario"], name="one_progress_per_scenario")
         ]
 
     def __str__(self) -> str:
         return f"{self.user_id}:{self.scenario_id}"
+
+
+class DayActivity(models.Model):
+    """Answers and right answers of one umpire on one local day, counted as they are given."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="activity"
+    )
+    day = models.DateField()
+    answers = models.PositiveIntegerField(default=0)
+    correct = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "day"], name="one_row_per_day")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.day}"

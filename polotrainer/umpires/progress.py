@@ -1,111 +1,280 @@
-"""Recording answers: the one place the practice views write an umpire's history."""
+"""Recording answers: the one place an umpire's history is written, whatever asked the question.
 
-import copy
-import secrets
-from collections.abc import Sequence
+Practice, review, exams and clinics all call `record_answers(person, context, answers)`. The
+person is an account or a visitor; the context says where the answers were given (and, for an
+exam attempt or a clinic round, which one: those apps point at the attempts, never the other
+way). The aggregates the dashboard and the gradebook read (`ScenarioProgress`, `DayActivity`)
+are updated in the same transaction, so they never drift from the answers.
+"""
+
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
-from django.contrib.auth.base_user import AbstractBaseUser
-from django.db import IntegrityError, transaction
-from django.http import HttpRequest
+from django.db import IntegrityError, connection, transaction
+from django.db.models import QuerySet
+from django.utils import timezone
 
 from polotrainer.umpires import review
-from polotrainer.umpires.models import Attempt, Mode
+from polotrainer.umpires.models import Attempt, DayActivity, Mode, ScenarioProgress
 
-VISITOR_KEY = "visitor"
+#: How many of the latest answers to a scenario the progress row keeps (mastery reads LAST_N).
+RECENT_KEPT = 5
+#: The modes whose answers feed the review schedule; exams and clinics do not schedule reviews.
+SCHEDULING = frozenset({Mode.PRACTICE, Mode.REVIEW})
 
 
-def visitor_id(request: HttpRequest) -> str:
-    """The random id of this browser's visitor, created on first use and kept in the session."""
-    visitor = request.session.get(VISITOR_KEY)
-    if not visitor:
-        visitor = secrets.token_hex(16)
-        request.session[VISITOR_KEY] = visitor
-    return str(visitor)
+@dataclass(frozen=True)
+class Person:
+    """Who answered: an account (`user_id`) or a visitor known by a random id in their session."""
+
+    user_id: int | None = None
+    visitor: str = ""
+
+    def __post_init__(self) -> None:
+        if (self.user_id is None) == (not self.visitor):
+            raise ValueError("a person is either a user or a visitor")
+
+    @property
+    def is_user(self) -> bool:
+        return self.user_id is not None
+
+
+@dataclass(frozen=True)
+class Context:
+    """Where the answers were given: practice, review, an exam attempt or a clinic round."""
+
+    mode: Mode = Mode.PRACTICE
+    ref_id: int | None = None
+    label: str = ""
+
+
+PRACTICE = Context(Mode.PRACTICE)
+REVIEW = Context(Mode.REVIEW)
 
 
 @dataclass(frozen=True)
 class Answer:
-    """One question's answer within a variant, for record_answers()."""
+    """One question's answer, with the right answer as the engine ruled it then."""
 
     question: str
-    answer: object
+    given: Any
+    right: Any
     correct: bool
     nonce: str
 
 
-def record_answers(
-    request: HttpRequest,
-    *,
-    scenario_id: int,
-    seed: int,
-    answers: Sequence[Answer],
-    time_taken_ms: int | None,
-    mode: str = Mode.PRACTICE,
-) -> list[Attempt | None]:
-    """Record every answer of one variant in a fixed number of queries, whatever their count.
+@dataclass(frozen=True)
+class Answers:
+    """The answers to one variant of one scenario, given together."""
 
-    Each answer's nonce is unique: an answer already recorded (a double click, a replayed form)
-    comes back as None and is not recorded again. The review schedule counts the variant once,
-    right only when every question was answered right.
+    scenario_id: int
+    seed: int
+    content_version: str
+    items: Sequence[Answer]
+    time_taken_ms: int | None = None
+    at: datetime | None = None  # when they were given; now unless imported or replayed
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What was written: the new attempts, or none when the answers were already recorded."""
+
+    attempts: list[Attempt]
+
+    @property
+    def duplicate(self) -> bool:
+        return not self.attempts
+
+
+def record_answers(person: Person, context: Context, answers: Answers) -> Recorded:
+    """Record the answers to one variant and update the aggregates, in one transaction.
+
+    Each answer's nonce is unique: answers already recorded (a double click, a replayed form, the
+    same answer from two tabs) come back as a duplicate and nothing is written twice. Any other
+    integrity error is a real error and is raised.
     """
-    user = request.user if request.user.is_authenticated else None
-    visitor = "" if user else visitor_id(request)
+    when = answers.at or timezone.now()
     fresh = [
         Attempt(
-            user=user,
-            visitor=visitor,
-            scenario_id=scenario_id,
-            seed=seed,
-            question=a.question,
-            answer=a.answer,
-            correct=a.correct,
-            time_taken_ms=time_taken_ms,
-            mode=mode,
-            nonce=a.nonce,
+            user_id=person.user_id,
+            visitor=person.visitor,
+            scenario_id=answers.scenario_id,
+            seed=answers.seed,
+            question=item.question,
+            answer=item.given,
+            right_answer=item.right,
+            correct=item.correct,
+            content_version=answers.content_version,
+            time_taken_ms=answers.time_taken_ms,
+            mode=context.mode,
+            context_id=context.ref_id,
+            context_label=context.label[:200],
+            nonce=item.nonce,
+            created_at=when,
+            day=timezone.localdate(when),
         )
-        for a in answers
+        for item in answers.items
     ]
+    if not fresh:
+        return Recorded([])
     try:
-        # One transaction, one insert: the answers of a variant come from one signed form, so
-        # either all of them are new or the form was already answered (the nonces exist).
         with transaction.atomic():
             Attempt.objects.bulk_create(fresh)
-            if fresh:
-                # The review schedule counts the variant once: right only if all of it was.
-                summary = copy.copy(fresh[-1])
-                summary.correct = all(a.correct for a in fresh)
-                after_answer(summary)
+            if person.user_id is not None:
+                _update_progress(person.user_id, answers.scenario_id, fresh, context)
+                _count_day(person.user_id, fresh)
     except IntegrityError:
-        return [None] * len(answers)
-    by_nonce = {a.nonce: a for a in fresh}
-    return [by_nonce.get(a.nonce) for a in answers]
+        if Attempt.objects.filter(nonce__in=[a.nonce for a in fresh]).exists():
+            return Recorded([])
+        raise
+    return Recorded(fresh)
 
 
-def after_answer(attempt: Attempt) -> None:
-    """Update what depends on a new answer (the review schedule)."""
-    if attempt.user_id is not None:
-        review.rate(attempt)
+def _count_day(user_id: int, attempts: Sequence[Attempt]) -> None:
+    """Add the answers to the day's row: one statement, safe however many arrive at once."""
+    table = connection.ops.quote_name(DayActivity._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (user_id, day, answers, correct) VALUES (%s, %s, %s, %s) "  # noqa: S608 - the table name is ours
+            "ON CONFLICT (user_id, day) DO UPDATE SET "
+            f"answers = {table}.answers + excluded.answers, "
+            f"correct = {table}.correct + excluded.correct",
+            [user_id, attempts[0].day, len(attempts), sum(a.correct for a in attempts)],
+        )
 
 
-def adopt_visitor_attempts(user: AbstractBaseUser, visitor: str | None) -> int:
+def _update_progress(
+    user_id: int, scenario_id: int, attempts: Sequence[Attempt], context: Context
+) -> None:
+    """The scenario's progress row after these answers, created if missing, race-free.
+
+    Locked for the update, so two answers at the same moment (two tabs, two devices) are applied
+    one after the other. The first answer inserts the row; if another request inserted it in
+    between, the insert fails inside its own savepoint and the row is locked and updated instead.
+    """
+    lookup = {"user_id": user_id, "scenario_id": scenario_id}
+    row = ScenarioProgress.objects.select_for_update().filter(**lookup).first()
+    if row is None:
+        row = _advanced(ScenarioProgress(**lookup), attempts, context)
+        try:
+            with transaction.atomic():
+                row.save(force_insert=True)
+            return
+        except IntegrityError:
+            row = ScenarioProgress.objects.select_for_update().get(**lookup)
+    _advanced(row, attempts, context).save(update_fields=PROGRESS_FIELDS)
+
+
+PROGRESS_FIELDS = [
+    "recent",
+    "answers",
+    "correct",
+    "last_answered_at",
+    "card",
+    "due",
+    "variant_seed",
+    "variant_rating",
+    "card_before",
+]
+
+
+def _advanced(
+    row: ScenarioProgress, attempts: Sequence[Attempt], context: Context
+) -> ScenarioProgress:
+    """The row (changed in place) after a variant's answers."""
+    newest = [[int(a.created_at.timestamp() * 1000), bool(a.correct)] for a in reversed(attempts)]
+    row.recent = (newest + list(row.recent or []))[:RECENT_KEPT]
+    row.answers += len(attempts)
+    row.correct += sum(a.correct for a in attempts)
+    row.last_answered_at = attempts[-1].created_at
+    if context.mode in SCHEDULING:
+        # The review schedule counts the variant once: right only if all of it was.
+        review.schedule(row, attempts[-1], all(a.correct for a in attempts))
+    return row
+
+
+def rebuild(user_id: int) -> None:
+    """Recompute one umpire's aggregates from every answer they have given."""
+    with transaction.atomic():
+        ScenarioProgress.objects.filter(user_id=user_id).delete()
+        DayActivity.objects.filter(user_id=user_id).delete()
+        _apply(user_id, Attempt.objects.filter(user_id=user_id))
+
+
+def adopt_visitor_attempts(user_id: int, visitor: str | None) -> int:
     """Move what this browser's visitor answered into the account; how many answers moved.
 
-    Called with the visitor id read *before* login(), which rotates the session.
+    Called with the visitor id read *before* login(), which rotates the session. The answers
+    count in the account's aggregates and review schedule as if given logged in, in a fixed few
+    queries whatever their number.
     """
     if not visitor:
         return 0
     with transaction.atomic():
-        attempts = list(
-            Attempt.objects.select_for_update()
-            .filter(user=None, visitor=visitor)
-            .order_by("created_at", "pk")
+        adopted = Attempt.objects.select_for_update().filter(user=None, visitor=visitor)
+        pks = list(adopted.values_list("pk", flat=True))
+        if not pks:
+            return 0
+        Attempt.objects.filter(pk__in=pks).update(user_id=user_id, visitor="")
+        _apply(user_id, Attempt.objects.filter(pk__in=pks))
+    return len(pks)
+
+
+def _apply(user_id: int, attempts: QuerySet[Attempt]) -> None:
+    """Add answers (oldest first) to the umpire's aggregates: a few queries whatever their count."""
+    ordered = list(
+        attempts.order_by("created_at", "pk").only(
+            "scenario_id", "seed", "correct", "created_at", "day", "mode"
         )
-        for attempt in attempts:
-            attempt.user = user  # type: ignore[assignment]
-            attempt.visitor = ""
-        Attempt.objects.bulk_update(attempts, ["user", "visitor"])
-    # The review schedule learns from them in the order they were given.
-    if attempts:
-        review.rate_all(user.pk, attempts)
-    return len(attempts)
+    )
+    groups = _variants(ordered)
+    rows = {
+        r.scenario_id: r
+        for r in ScenarioProgress.objects.select_for_update().filter(
+            user_id=user_id, scenario_id__in={a.scenario_id for a in ordered}
+        )
+    }
+    days = {
+        d.day: d
+        for d in DayActivity.objects.select_for_update().filter(
+            user_id=user_id, day__in={a.day for a in ordered}
+        )
+    }
+    existing_rows, existing_days = set(rows), set(days)
+    for group in groups:
+        first = group[0]
+        row = rows.setdefault(
+            first.scenario_id, ScenarioProgress(user_id=user_id, scenario_id=first.scenario_id)
+        )
+        _advanced(row, group, Context(Mode(first.mode)))
+        for a in group:
+            day = days.setdefault(a.day, DayActivity(user_id=user_id, day=a.day))
+            day.answers += 1
+            day.correct += a.correct
+    ScenarioProgress.objects.bulk_create([r for k, r in rows.items() if k not in existing_rows])
+    ScenarioProgress.objects.bulk_update(
+        [r for k, r in rows.items() if k in existing_rows], PROGRESS_FIELDS
+    )
+    DayActivity.objects.bulk_create([d for k, d in days.items() if k not in existing_days])
+    DayActivity.objects.bulk_update(
+        [d for k, d in days.items() if k in existing_days], ["answers", "correct"]
+    )
+
+
+def _variants(attempts: Iterable[Attempt]) -> list[list[Attempt]]:
+    """Consecutive answers to the same variant at the same moment, grouped as they were given."""
+    groups: list[list[Attempt]] = []
+    for a in attempts:
+        last = groups[-1][-1] if groups else None
+        if last is not None and (last.scenario_id, last.seed, last.created_at, last.mode) == (
+            a.scenario_id,
+            a.seed,
+            a.created_at,
+            a.mode,
+        ):
+            groups[-1].append(a)
+        else:
+            groups.append([a])
+    return groups

@@ -35,5 +35,4 @@ urlpatterns = [
     ),
     path("me/", views.dashboard, name="dashboard"),
     path("me/history.csv", views.history_csv, name="history_csv"),
-    path("review/", views.review_next, name="review"),
 ]

@@ -8,7 +8,7 @@ import csv
 import json
 import logging
 import smtplib
-from typing import Any
+from collections.abc import Iterator
 
 from django.conf import settings
 from django.contrib import messages
@@ -17,14 +17,14 @@ from django.contrib.auth import login as auth_login
 from django.contrib.auth import logout as auth_logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.mail import send_mail
-from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.core.paginator import Page, Paginator
+from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse, reverse_lazy, translate_url
 from django.utils import timezone, translation
-from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -45,8 +45,11 @@ from polotrainer.umpires.forms import (
 )
 from polotrainer.umpires.mastery import LAST_N, mastery
 from polotrainer.umpires.models import Attempt, Profile
-from polotrainer.umpires.progress import VISITOR_KEY, adopt_visitor_attempts
-from scenarios.variants import fresh_seed
+from polotrainer.umpires.people import VISITOR_KEY
+from polotrainer.umpires.progress import adopt_visitor_attempts
+from polotrainer.web import language as language_choice
+from polotrainer.web.htmx import render_fragment
+from polotrainer.web.requests import Request, UserRequest
 
 HISTORY_PAGE = 25
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -54,21 +57,7 @@ SIGNUPS = "signup"
 log = logging.getLogger(__name__)
 
 
-def _set_language_cookie(response: HttpResponse, language: str) -> None:
-    """Remember the language with the same flags as every other cookie of the site."""
-    response.set_cookie(
-        settings.LANGUAGE_COOKIE_NAME,
-        language,
-        max_age=settings.LANGUAGE_COOKIE_AGE,
-        path=settings.LANGUAGE_COOKIE_PATH,
-        domain=settings.LANGUAGE_COOKIE_DOMAIN,
-        secure=settings.LANGUAGE_COOKIE_SECURE,
-        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
-    )
-
-
-def _profile(user: object) -> Profile:
+def _profile(user: User) -> Profile:
     # Accounts made outside the sign-up form (createsuperuser) get their profile on first use,
     # in the language they are using.
     profile, _created = Profile.objects.get_or_create(
@@ -77,12 +66,12 @@ def _profile(user: object) -> Profile:
     return profile
 
 
-def _enter(request: HttpRequest, user: object, response_to: str) -> HttpResponse:
+def _enter(request: Request, user: User, response_to: str) -> HttpResponse:
     """Log the user in, carry the visitor's answers over, and go on in their language."""
     # login() rotates the session key: read the visitor id first.
     visitor = request.session.get(VISITOR_KEY)
-    auth_login(request, user, backend=MODEL_BACKEND)  # type: ignore[arg-type]
-    moved = adopt_visitor_attempts(user, visitor)  # type: ignore[arg-type]
+    auth_login(request, user, backend=MODEL_BACKEND)
+    moved = adopt_visitor_attempts(user.pk, visitor)
     request.session.pop(VISITOR_KEY, None)
     language = _profile(user).language
     target = response_to
@@ -103,16 +92,14 @@ def _enter(request: HttpRequest, user: object, response_to: str) -> HttpResponse
             )
             % {"count": moved},
         )
-    response = redirect(target)
-    _set_language_cookie(response, language)
-    return response
+    return language_choice.remember(redirect(target), language)
 
 
 @sensitive_post_parameters("password")
 @csrf_protect
 @never_cache
 @require_http_methods(["GET", "POST"])
-def login(request: HttpRequest) -> HttpResponse:
+def login(request: Request) -> HttpResponse:
     """Log in; what was answered before logging in moves into the account."""
     next_url = request.POST.get("next") or request.GET.get("next") or ""
     form = LoginForm(request, data=request.POST or None)
@@ -125,7 +112,7 @@ def login(request: HttpRequest) -> HttpResponse:
 @csrf_protect
 @never_cache
 @require_http_methods(["GET", "POST"])
-def signup(request: HttpRequest) -> HttpResponse:
+def signup(request: Request) -> HttpResponse:
     """Create an account; what was answered before moves into it.
 
     Whether the e-mail address is already registered is never shown: the account is created
@@ -158,7 +145,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "umpires/signup.html", {"form": form})
 
 
-def _mail_new_account(request: HttpRequest, user: Any) -> None:
+def _mail_new_account(request: Request, user: User) -> None:
     """Tell the address's owner about the new account, and about the ones it already had."""
     if not settings.MAIL_ENABLED:
         return
@@ -180,7 +167,7 @@ def _mail_new_account(request: HttpRequest, user: Any) -> None:
 
 
 @require_POST
-def logout(request: HttpRequest) -> HttpResponse:
+def logout(request: Request) -> HttpResponse:
     """Log out (POST only, so a link or an image cannot log anyone out)."""
     auth_logout(request)
     return redirect("home")
@@ -188,7 +175,7 @@ def logout(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: UserRequest) -> HttpResponse:
     """Display name and preferred language, with the links to the rest of the account."""
     current = _profile(request.user)
     form = ProfileForm(request.POST or None, instance=current)
@@ -196,16 +183,16 @@ def profile(request: HttpRequest) -> HttpResponse:
         form.save()
         translation.activate(current.language)
         messages.success(request, _("Your profile is saved."))
-        response = redirect("umpires:profile")
-        _set_language_cookie(response, current.language)
-        return response
+        # The profile's language is the one to read the site in from now on: go there.
+        target = translate_url(reverse("umpires:profile"), current.language)
+        return language_choice.remember(redirect(target), current.language)
     return render(request, "umpires/profile.html", {"form": form, "profile": current})
 
 
 @sensitive_post_parameters("old_password", "new_password1", "new_password2")
 @login_required
 @require_http_methods(["GET", "POST"])
-def password_change(request: HttpRequest) -> HttpResponse:
+def password_change(request: UserRequest) -> HttpResponse:
     """Change the password, staying logged in."""
     form = ThrottledPasswordChangeForm(request, request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -219,7 +206,7 @@ def password_change(request: HttpRequest) -> HttpResponse:
 @sensitive_post_parameters("password")
 @login_required
 @require_http_methods(["GET", "POST"])
-def delete_account(request: HttpRequest) -> HttpResponse:
+def delete_account(request: UserRequest) -> HttpResponse:
     """Delete the account and everything in it, once the password is confirmed."""
     form = DeleteAccountForm(request, request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -233,14 +220,14 @@ def delete_account(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_safe
-def dashboard(request: HttpRequest) -> HttpResponse:
+def dashboard(request: UserRequest) -> HttpResponse:
     """Mastery, activity, streak, due reviews and the history, each from a fixed few queries."""
     history = _history_page(request)
     if request.htmx and request.htmx.target == "history":
-        response = render(request, "umpires/dashboard.html#history", {"history": history})
-        # The same URL answers a fragment or the page: caches must tell them apart.
-        patch_vary_headers(response, ("HX-Request",))
-        return response
+        # The fragment's view builds only what the fragment shows.
+        return render_fragment(
+            request, "umpires/dashboard.html", {"history": history}, fragments=("history",)
+        )
     today = timezone.localdate()
     days = activity.daily(request.user)
     sections, rules = mastery(request.user)
@@ -255,12 +242,10 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "total_right": sum(d.right for d in days.values()),
         "due_count": review.due_count(request.user),
     }
-    response = render(request, "umpires/dashboard.html", context)
-    patch_vary_headers(response, ("HX-Request",))
-    return response
+    return render_fragment(request, "umpires/dashboard.html", context, fragments=())
 
 
-def _history_page(request: HttpRequest):  # type: ignore[no-untyped-def]
+def _history_page(request: UserRequest) -> Page[Attempt]:
     attempts = (
         Attempt.objects.filter(user=request.user)
         .select_related("scenario")
@@ -275,7 +260,7 @@ HISTORY_FIELDS = ("seed", "question", "answer", "correct", "time_taken_ms", "mod
 
 @login_required
 @require_safe
-def history_csv(request: HttpRequest) -> StreamingHttpResponse:
+def history_csv(request: UserRequest) -> StreamingHttpResponse:
     """The umpire's own history as CSV (never anyone else's: there is no id to ask with)."""
     rows = (
         Attempt.objects.filter(user=request.user)
@@ -289,7 +274,7 @@ def history_csv(request: HttpRequest) -> StreamingHttpResponse:
 
     writer = csv.writer(Echo())
 
-    def lines():  # type: ignore[no-untyped-def]
+    def lines() -> Iterator[str]:
         yield writer.writerow(["slug", *HISTORY_FIELDS])
         for slug, seed, question, answer, correct, ms, mode, created in rows.iterator(2000):
             yield writer.writerow(
@@ -310,18 +295,6 @@ def history_csv(request: HttpRequest) -> StreamingHttpResponse:
     return response
 
 
-@login_required
-@require_safe
-def review_next(request: HttpRequest) -> HttpResponse:
-    """Go to a fresh variant of the most overdue scenario, or say when the next one is due."""
-    upcoming = review.next_review(request.user)
-    if upcoming.slug is None:
-        return render(request, "umpires/review.html", {"next_due": upcoming.next_due})
-    # A fresh seed each time: the numbers change, so remembering them does not help.
-    url = reverse("scenarios:question", args=[upcoming.slug, fresh_seed()])
-    return redirect(f"{url}?mode=review")
-
-
 # Password reset: Django's own views, for their token handling; one template for all steps.
 RESET = "umpires/password_reset.html"
 
@@ -336,7 +309,7 @@ _password_reset = auth_views.PasswordResetView.as_view(
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def password_reset(request: HttpRequest) -> HttpResponse:
+def password_reset(request: Request) -> HttpResponse:
     """Ask for a reset link, where the site sends mail; otherwise say whom to ask instead."""
     if not settings.MAIL_ENABLED:
         return render(request, RESET, {"step": "unavailable"})

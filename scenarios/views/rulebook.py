@@ -4,28 +4,20 @@ Texts are shown in the page's language with the other language one click away; g
 are linked in both. The glossary is fetched once per request and reused for every text.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.db.models.functions import Lower
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.safestring import SafeString
 from django.views.decorators.http import require_safe
 
 from polotrainer.rules import PenaltySpotSituation, SpotPenalty, decide_penalty_spot, field
-from polotrainer.rules.vocabulary import REFS
-from scenarios.glossary_links import Term, link_terms
+from scenarios.glossary_links import Term
 from scenarios.localize import current_language, localize, other_language, pick
 from scenarios.models import GlossaryTerm, Rule, Section
-
-
-@dataclass(frozen=True)
-class Text:
-    """One text in the page's language and in the other one, terms linked in each."""
-
-    text: SafeString
-    other: SafeString
+from scenarios.texts import Text, bilingual, glossary_terms
 
 
 @dataclass(frozen=True)
@@ -54,32 +46,24 @@ class Reading:
     spots_after: int
 
 
-def _text(texts: dict[str, str], lang: str, terms: list[Term]) -> Text:
-    other = other_language(lang)
-    return Text(
-        link_terms(texts.get(lang, ""), lang, terms, REFS),
-        link_terms(texts.get(other, ""), other, terms, REFS),
-    )
-
-
-def _reading(section: Section, terms: list[Term]) -> Reading:
+def _reading(section: Section, terms: Sequence[Term]) -> Reading:
     lang = current_language()
     spots = section.spots or {}
     return Reading(
         section=section,
-        paragraphs=[_text(p, lang, terms) for p in section.paragraphs],
+        paragraphs=[bilingual(p, lang, terms) for p in section.paragraphs],
         cases=[
             Case(
                 id=case["id"],
                 title=pick(case["title"], lang),
                 other_title=pick(case["title"], other_language(lang)),
-                body=_text(case, lang, terms),
+                body=bilingual(case, lang, terms),
             )
             for case in section.cases
         ],
-        spots_intro=_text(spots["intro"], lang, terms) if spots.get("intro") else None,
+        spots_intro=bilingual(spots["intro"], lang, terms) if spots.get("intro") else None,
         # The spot list is a legend to the diagram: its terms are linked in the text around it.
-        spots=[Spot(item["penalty"], _text(item, lang, [])) for item in spots.get("item", [])],
+        spots=[Spot(item["penalty"], bilingual(item, lang, [])) for item in spots.get("item", [])],
         spots_after=int(spots.get("after_paragraph", len(section.paragraphs))),
     )
 
@@ -132,10 +116,6 @@ def _spot(f: field.Field, penalty: str) -> dict[str, float]:
     return {"x": spot.x, "y": spot.y}
 
 
-def _terms() -> list[Term]:
-    return list(GlossaryTerm.objects.all())
-
-
 @require_safe
 def rules(request: HttpRequest) -> HttpResponse:
     """The three rules and their sections."""
@@ -150,7 +130,7 @@ def rules(request: HttpRequest) -> HttpResponse:
 def rule(request: HttpRequest, number: int) -> HttpResponse:
     """One rule, every section."""
     the_rule = get_object_or_404(Rule, number=number)
-    terms = _terms()
+    terms = glossary_terms()
     readings = [_reading(s, terms) for s in the_rule.sections.all()]
     return render(
         request,
@@ -176,7 +156,7 @@ def section(request: HttpRequest, ref: str) -> HttpResponse:
         {
             "rule": the_section.rule,
             "notice": localize(the_section.rule, "notice"),
-            "reading": _reading(the_section, _terms()),
+            "reading": _reading(the_section, glossary_terms()),
             "previous": order[at - 1] if at > 0 else None,
             "next": order[at + 1] if at + 1 < len(order) else None,
             "diagram": spot_diagram(),

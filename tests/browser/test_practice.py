@@ -100,7 +100,7 @@ def test_a_whole_round_with_click_and_keyboard_placement(page, phone, content, l
     shoot(page, f"practice-feedback-{lang}-desktop")
 
     # 2. Next keeps the section; place by keyboard only.
-    page.locator("#feedback a[href*='/practice/next/']").click()
+    page.locator("#next-question").click()
     page.wait_for_url(re.compile(r"/practice/t-safety-spot/\d+/\?section=37\.6$"))
     slug, seed = variant_of(page)
     answers = right_answers(content[slug], seed)
@@ -168,8 +168,8 @@ def test_whatif_swaps_in_the_changed_ruling(page, content):
     submit(page)
     page.locator("#whatif-side").select_option("right")
     page.locator("form.whatif-form:has(#whatif-side) button").click()
-    page.locator("#whatif-result table").wait_for()
-    assert "-40 across" in page.locator("#whatif-result").inner_text()
+    page.locator("#whatif table").wait_for()
+    assert "40 yards right of the centre" in page.locator("#whatif").inner_text()
     assert_accessible(page)
     shoot(page, "practice-whatif-en-desktop")
 
@@ -184,7 +184,7 @@ def test_without_javascript_every_step_works(browser, live_server, content):
     page.locator("#quiz button[type=submit]").click()
     page.wait_for_url(re.compile(r"/answer/\?rule=21#feedback$"))
     assert "Right!" in page.locator("#feedback-heading").inner_text()
-    page.locator("#feedback a[href*='/practice/next/']").click()
+    page.locator("#next-question").click()
     page.wait_for_url(re.compile(r"/practice/t-horn-seconds/\d+/\?rule=21$"))
     page.goto("/en/practice/t-safety-spot/0/")
     page.locator("#q-spot-along").fill("60")

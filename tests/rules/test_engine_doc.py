@@ -1,4 +1,4 @@
-"""docs/engine.md documents one worked example per kind; each runs here verbatim."""
+"""docs/engine.md documents worked examples of every kind; each runs here verbatim."""
 
 import json
 import re
@@ -12,22 +12,33 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "engine.md"
 BLOCK = re.compile(r"```json (\w+) (facts|ruling)\n(.*?)\n```", re.DOTALL)
 
 
-def examples() -> dict[str, dict[str, object]]:
-    found: dict[str, dict[str, object]] = {}
+def examples() -> dict[str, list[tuple[object, object]]]:
+    """Each kind's (facts, ruling) pairs, in the order the document gives them."""
+    found: dict[str, list[tuple[object, object]]] = {}
+    facts: tuple[str, object] | None = None
     for kind, part, body in BLOCK.findall(DOC.read_text("utf-8")):
-        found.setdefault(kind, {})[part] = json.loads(body)
+        if part == "facts":
+            assert facts is None, f"{kind}: facts without a ruling"
+            facts = (kind, json.loads(body))
+        else:
+            assert facts is not None and facts[0] == kind, f"{kind}: a ruling without facts"
+            found.setdefault(kind, []).append((facts[1], json.loads(body)))
+            facts = None
+    assert facts is None, "facts without a ruling at the end"
     return found
 
 
-def test_every_kind_has_one_documented_example() -> None:
+def test_every_kind_has_a_documented_example_in_the_registrys_order() -> None:
     assert list(examples()) == list(KINDS)
-    assert all(set(parts) == {"facts", "ruling"} for parts in examples().values())
 
 
-@pytest.mark.parametrize("kind", list(KINDS))
-def test_the_documented_ruling_is_the_engines(kind: str) -> None:
-    example = examples()[kind]
-    assert rule_json(kind, example["facts"]) == example["ruling"]  # type: ignore[arg-type]
+@pytest.mark.parametrize(
+    ("kind", "index"),
+    [(kind, i) for kind, pairs in examples().items() for i in range(len(pairs))],
+)
+def test_the_documented_ruling_is_the_engines(kind: str, index: int) -> None:
+    facts, ruling = examples()[kind][index]
+    assert rule_json(kind, facts) == ruling  # type: ignore[arg-type]
 
 
 def test_the_discrepancy_of_21d_and_37_is_written_down() -> None:

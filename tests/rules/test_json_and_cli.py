@@ -13,6 +13,7 @@ from polotrainer.rules.errors import FactError, UnknownKind
 
 ROOT = Path(__file__).resolve().parents[2]
 TYPES = {"int", "number", "bool", "enum", "point", "ids", "enums", "players", "object", "reasons"}
+TYPES |= {"sequence"}
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -82,7 +83,7 @@ def test_rule_json_speaks_plain_json() -> None:
 @pytest.mark.parametrize(
     ("kind", "facts", "code", "field"),
     [
-        ("penalty_9", {}, "unknown_kind", "kind"),
+        ("penalty_11", {}, "unknown_kind", "kind"),
         ("penalty_spot", {}, "missing", "penalty"),
         ("penalty_spot", {"penalty": "7"}, "unknown_penalty", "penalty"),
         ("penalty_spot", {"penalty": "3", "colour": "red"}, "unknown_fact", "colour"),

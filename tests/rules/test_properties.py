@@ -14,6 +14,7 @@ from polotrainer.rules import (
     Point,
     SpotPenalty,
     SubDecision,
+    Substitute,
     SubstitutionSituation,
     decide_penalty_spot,
     decide_substitution,
@@ -93,14 +94,15 @@ def substitution_steps(draw: st.DrawFn) -> list[tuple[int, int, Moment, LeaveRea
     )
 
 
-@given(st.lists(players, min_size=4, max_size=4), st.integers(-8, 40), substitution_steps())
+@given(st.lists(players, min_size=4, max_size=4), st.integers(0, 16), substitution_steps())
 def test_the_handicap_counted_never_decreases(
-    start: list[int], upper: int, steps: list[tuple[int, int, Moment, LeaveReason, bool]]
+    start: list[int], margin: int, steps: list[tuple[int, int, Moment, LeaveReason, bool]]
 ) -> None:
     team = [Player(f"R{i}", h) for i, h in enumerate(start)]
     counted = sum(start)
+    upper = min(counted + margin, 40)  # a team that may play in the event
     for n, (slot, handicap, moment, reason, eligible) in enumerate(steps):
-        incoming = Player(f"S{n}", handicap, eligible)
+        incoming = Substitute(f"S{n}", handicap, eligible)
         ruling = decide_substitution(
             SubstitutionSituation(
                 event_upper=upper,
@@ -115,8 +117,9 @@ def test_the_handicap_counted_never_decreases(
         assert ruling.handicap_counted >= counted
         assert ruling.scoreboard_change == counted - ruling.handicap_counted
         counted = ruling.handicap_counted
+        assert ruling.handicap_counted <= upper
         if ruling.decision is not SubDecision.NOT_ALLOWED:
-            team[slot] = incoming
+            team[slot] = Player(incoming.id, incoming.handicap)
             assert ruling.handicap_on_field == sum(p.handicap for p in team)
 
 

@@ -8,6 +8,7 @@ from polotrainer.rules import (
     HornTiming,
     Incident,
     StoppageSituation,
+    StoppageStep,
     decide_foul_at_horn,
     decide_stoppage,
 )
@@ -118,7 +119,7 @@ CASES: list[tuple[Incident, dict[str, object], dict[str, object]]] = [
     (INC.EXCUSED_MOUNT_RETURNED, {"detected_during_game": False}, {"consequences": []}),
     (
         INC.BROKEN_TACK,
-        {"event_upper_handicap": 12},
+        {"event_upper_handicap": 12, "out_of_the_play": True, "mount_under_control": True},
         {
             "stop": "when_ball_out_of_play",
             "minutes_allowed": 0,
@@ -133,7 +134,7 @@ CASES: list[tuple[Incident, dict[str, object], dict[str, object]]] = [
     ),
     (
         INC.BROKEN_TACK,
-        {"event_upper_handicap": 6},
+        {"event_upper_handicap": 6, "dangerous": True},
         {
             "minutes_allowed": 5,
             "time_at_discretion": True,
@@ -226,3 +227,219 @@ def test_no_period_follows_the_final_one() -> None:
     with pytest.raises(Inconsistent) as excinfo:
         FoulAtHornSituation(HornTiming.UNSPORTSMANLIKE_BETWEEN_PERIODS, final_period=True)
     assert excinfo.value.field == "final_period"
+
+
+# --- 21.g: broken tack that presents no danger --------------------------------------------------
+
+
+def tack(**facts: object) -> StoppageSituation:
+    return StoppageSituation(INC.BROKEN_TACK, event_upper_handicap=8, **facts)  # type: ignore[arg-type]
+
+
+def test_a_broken_rein_of_a_double_rein_in_play_waits_for_a_neutral_play() -> None:
+    # 21.g stops play at once for "broken rein if single"; one rein of a double rein is not such
+    # tack. Broken equipment that may pose a risk waits for a neutral play (21.g).
+    ruling = decide_stoppage(tack(out_of_the_play=False, may_pose_risk=True))
+    assert ruling.stop == "at_neutral_play"
+    first = ruling.reasons[0]
+    assert (first.ref, first.key) == ("21.g", "tack_risk_wait_neutral")
+
+
+def test_the_stirrup_leather_example_waits_for_the_ball_out_of_play() -> None:
+    # 21.discussion: "He is out of the play and holds his mount under control."
+    ruling = decide_stoppage(tack(out_of_the_play=True, mount_under_control=True))
+    assert ruling.stop == "when_ball_out_of_play"
+    ruling = decide_stoppage(
+        tack(out_of_the_play=True, mount_under_control=False, may_pose_risk=True)
+    )
+    assert ruling.stop == "at_neutral_play"
+
+
+def test_tack_that_poses_no_risk_in_play_is_not_decided_by_the_seed() -> None:
+    ruling = decide_stoppage(tack(out_of_the_play=False, may_pose_risk=False))
+    assert (ruling.stop, ruling.reasons[0].key, ruling.procedure) == (
+        "not_stated",
+        "tack_no_risk_not_stated",
+        (),
+    )
+
+
+@pytest.mark.parametrize(
+    ("facts", "missing"),
+    [
+        ({}, "out_of_the_play"),
+        ({"out_of_the_play": True}, "mount_under_control"),
+        ({"out_of_the_play": False}, "may_pose_risk"),
+        ({"out_of_the_play": True, "mount_under_control": False}, "may_pose_risk"),
+    ],
+)
+def test_every_fact_the_stop_for_tack_uses_must_be_stated(
+    facts: dict[str, object], missing: str
+) -> None:
+    with pytest.raises(MissingFact) as excinfo:
+        tack(**facts)
+    assert excinfo.value.field == missing
+
+
+@pytest.mark.parametrize(
+    "facts",
+    [{"dangerous": True}, {"play_already_stopped": True}, {"changed_without_permission": True}],
+)
+def test_tack_needs_no_more_facts_when_the_stop_does_not_depend_on_them(
+    facts: dict[str, object],
+) -> None:
+    assert decide_stoppage(tack(**facts)).stop in ("immediately", "already_stopped")
+
+
+def test_tack_when_play_is_already_stopped() -> None:
+    ruling = decide_stoppage(tack(play_already_stopped=True, asks_to_change_mount=True))
+    assert (ruling.stop, ruling.may_change_mounts) == ("already_stopped", "with_permission")
+    assert ruling.procedure[0] is StoppageStep.RECTIFIED_ON_THE_GROUND_IF_QUICK
+
+
+def test_five_minutes_at_6_goals_only_when_announced_before_the_game() -> None:
+    facts = {"event_upper_handicap": 6, "dangerous": True}
+    announced = decide_stoppage(StoppageSituation(INC.BROKEN_TACK, **facts))  # type: ignore[arg-type]
+    assert announced.minutes_allowed == 5
+    silent = decide_stoppage(
+        StoppageSituation(INC.BROKEN_TACK, five_minutes_announced=False, **facts)  # type: ignore[arg-type]
+    )
+    assert (silent.minutes_allowed, silent.consequences) == (0, ("player_must_leave_field",))
+    assert [r.key for r in silent.reasons][1:3] == [
+        "tack_five_minutes_not_announced",
+        "tack_leave_field",
+    ]
+
+
+# --- procedures: the seed's own sequences -------------------------------------------------------
+
+P = StoppageStep
+
+
+@pytest.mark.parametrize(
+    ("incident", "facts", "steps"),
+    [
+        (
+            INC.INJURED_PLAYER,
+            {},
+            [
+                P.PLAY_STOPPED,
+                P.TEN_MINUTES_ALLOWED,
+                P.PLAYER_RESUMES_OR_SUBSTITUTE_ENTERS,
+                P.PLAY_RESUMES,
+            ],
+        ),
+        (
+            INC.PLAYER_UNABLE_TO_CONTINUE,
+            {},
+            [
+                P.PLAYER_ASKS_TIME_OUT,
+                P.PLAY_STOPPED,
+                P.TEN_MINUTES_ALLOWED,
+                P.PLAYER_RESUMES_OR_SUBSTITUTE_ENTERS,
+                P.PLAY_RESUMES,
+            ],
+        ),
+        (
+            INC.MOUNT_INJURED,
+            {"visibly_injured": True},
+            [
+                P.PLAYER_INFORMS_UMPIRES,
+                P.PLAY_STOPPED,
+                P.ALL_MAY_CHANGE_ANNOUNCED,
+                P.MOUNT_LED_OFF,
+                P.PLAYER_RETURNS_ON_ANOTHER_MOUNT,
+                P.THROW_IN,
+            ],
+        ),
+        (
+            INC.MOUNT_INJURED,
+            {},
+            [
+                P.PLAYER_INFORMS_UMPIRES,
+                P.PLAY_STOPPED,
+                P.PLAYER_INSTRUCTED_TO_CHANGE,
+                P.MOUNT_LED_OFF_SHORTEST_LINE,
+                P.PLAY_RESUMES,
+            ],
+        ),
+        (
+            INC.COURTESY_CHANGE,
+            {},
+            [
+                P.PLAY_STOPPED,
+                P.COURTESY_CHANGE_ANNOUNCED,
+                P.ONE_MINUTE_TO_CHANGE,
+                P.RESTART_AS_THE_CASE_MAY_BE,
+            ],
+        ),
+        (INC.COURTESY_CHANGE, {"courtesy_used_this_period": True}, []),
+        (INC.MOUNT_FALLS, {}, [P.PLAY_STOPPED, P.MOUNT_TROTTED_AND_EXAMINED, P.PLAYER_REMOUNTS]),
+        (
+            INC.MOUNT_FALLS,
+            {"mount_sound": False},
+            [P.PLAY_STOPPED, P.MOUNT_TROTTED_AND_EXAMINED, P.PLAYER_CHANGES_MOUNT],
+        ),
+        (
+            INC.MOUNT_TIME_OUT,
+            {},
+            [
+                P.PLAYER_ASKS_TIME_OUT,
+                P.PLAY_STOPPED,
+                P.FIVE_MINUTES_TO_CHANGE,
+                P.PLAY_RESUMES,
+                P.TEAMMATES_MAY_CHANGE,
+            ],
+        ),
+        (
+            INC.MOUNT_TIME_OUT,
+            {"elects_to_change": False},
+            [
+                P.PLAYER_ASKS_TIME_OUT,
+                P.PLAY_STOPPED,
+                P.MOUNT_TROTTED_AND_EXAMINED,
+                P.PLAYER_REMOUNTS,
+                P.PLAY_RESUMES,
+                P.TEAMMATES_MAY_CHANGE,
+            ],
+        ),
+        (
+            INC.MOUNT_TIME_OUT,
+            {"teammate_changed": True},
+            [
+                P.PLAYER_ASKS_TIME_OUT,
+                P.PLAY_STOPPED,
+                P.FIVE_MINUTES_TO_CHANGE,
+                P.PENALTY_AWARDED,
+                P.PLAY_RESUMES,
+            ],
+        ),
+        (
+            INC.BROKEN_TACK,
+            {"dangerous": True, "event_upper_handicap": 6},
+            [
+                P.PLAY_STOPPED,
+                P.RECTIFIED_ON_THE_GROUND_IF_QUICK,
+                P.FIVE_MINUTES_TO_RECTIFY_OR_CHANGE,
+                P.THROW_IN,
+            ],
+        ),
+        (
+            INC.BROKEN_TACK,
+            {"dangerous": True, "event_upper_handicap": 12, "broken_by_contact": True},
+            [
+                P.PLAY_STOPPED,
+                P.RECTIFIED_ON_THE_GROUND_IF_QUICK,
+                P.PLAYER_LEAVES_FIELD,
+                P.FIVE_MINUTES_OR_UNTIL_RETURN,
+                P.THROW_IN,
+            ],
+        ),
+        (INC.INJURED_PLAYER, {"recurrence": True}, []),
+        (INC.LOST_HELMET, {}, []),
+    ],
+)
+def test_the_procedure_follows_the_seeds_sequence(
+    incident: Incident, facts: dict[str, object], steps: list[StoppageStep]
+) -> None:
+    assert list(decide_stoppage(StoppageSituation(incident, **facts)).procedure) == steps  # type: ignore[arg-type]

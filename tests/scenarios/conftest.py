@@ -3,8 +3,12 @@
 Written here, not read from scenarios/content/, so the tests hold whatever the authors change.
 """
 
+import shutil
+from pathlib import Path
+
 import pytest
 
+from scenarios.content import CONTENT_DIR
 from scenarios.models import Rule, Scenario, Section
 
 
@@ -16,6 +20,7 @@ SECTIONS = {
     "37.3": (37, "Punizione 3", "Penalty 3"),
     "37.4": (37, "Punizione 4", "Penalty 4"),
     "37.6": (37, "Punizione 6", "Penalty 6"),
+    "37.7": (37, "Punizione 7", "Penalty 7"),
     "21.discussion": (21, "Discussione", "Discussion"),
 }
 
@@ -142,6 +147,32 @@ HORN = {  # number
 
 ALL = [SPOT, POSITIONS, INTERFERENCE, HORN]
 
+ORDER = {  # order: not in ALL, so the tests of "next" keep their four scenarios
+    "slug": "t-p7-procedure",
+    "section": "37.7",
+    "kind": "penalty_7",
+    "cites": ["37.7"],
+    "title": _texts("Punizione 7: la procedura", "Penalty 7: the procedure"),
+    "situation": _texts(
+        "Sei l'Arbitro. Un giocatore da {h} gol è messo fuori gioco da un fallo.",
+        "You are the umpire. A {h}-goal player is disabled by a foul.",
+    ),
+    "facts": {
+        "disabled_handicap": "{h}",
+        "fouling_players": [{"id": "B1", "handicap": 5}, {"id": "B2", "handicap": 4}],
+    },
+    "params": {
+        "h": {"type": "int", "min": 5, "max": 7, "default": 6, "label": _texts("gol", "goals")}
+    },
+    "question": [
+        {
+            "id": "steps",
+            "ask": "procedure",
+            "prompt": _texts("In che ordine?", "In what order?"),
+        },
+    ],
+}
+
 
 def make_scenario(data: dict, retired: bool = False) -> Scenario:
     section = Section.objects.get(ref=data["section"])
@@ -179,6 +210,16 @@ def create_rulebook() -> None:
             title_en=en,
             paragraphs=[{"it": f"Testo italiano di {ref}.", "en": f"English text of {ref}."}],
         )
+
+
+@pytest.fixture
+def content_root(tmp_path: Path) -> Path:
+    """A content folder with the bundled rules and glossary and no scenario yet."""
+    root = tmp_path / "content"
+    (root / "scenarios").mkdir(parents=True)
+    shutil.copytree(CONTENT_DIR / "rules", root / "rules")
+    shutil.copy(CONTENT_DIR / "glossary.toml", root / "glossary.toml")
+    return root
 
 
 @pytest.fixture

@@ -63,4 +63,14 @@ def test_the_file_has_no_keys_the_engine_does_not_know() -> None:
         for value, entry in values.items():
             assert set(entry) == {"it", "en"}, f"{name}.{value}"
             assert entry["it"].strip() and entry["en"].strip(), f"{name}.{value}"
-    assert set(labels()) == {"enum", "reason"}
+    assert set(labels()) == {"enum", "reason", "overlap"}
+
+
+def test_overlapping_options_name_values_of_one_ruling_enum() -> None:
+    """[overlap] pairs (options right together, for `content check`) are real enum values."""
+    known = {e.__name__: {m.value for m in e} for e in enums_of("ruling")}
+    for name, pairs in labels()["overlap"].items():
+        assert name in known, f"unknown enum {name}"
+        for pair in pairs:
+            assert len(pair) == 2 and pair[0] != pair[1], f"{name}: {pair}"
+            assert set(pair) <= known[name], f"{name}: {set(pair) - known[name]}"

@@ -32,7 +32,6 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from polotrainer.umpires.models import Profile
-from polotrainer.umpires.progress import after_answer
 from scenarios.models import Scenario
 from tests.site.conftest import FAST_HASHER
 from tests.site.urlmap import Route, routes
@@ -133,7 +132,7 @@ def world(bundled_content, db) -> World:
                 is_staff=role.staff,
             )
             Profile.objects.create(user=user, display_name=f"Marker-{role.username}", language="en")
-            after_answer(answer(user, scenario, seed=SEEDS[name], correct=False))
+            answer(user, scenario, seed=SEEDS[name], correct=False)  # with its review schedule
             users[name] = user
     return World(users, scenario)
 
@@ -160,13 +159,13 @@ MATRIX: dict[str, Row] = {
     "scenarios:rule": public(kwargs=lambda world, role: {"number": "3"}),
     "scenarios:section": public(kwargs=lambda world, role: {"ref": "3.a"}),
     "scenarios:glossary": public(),
-    "scenarios:practice": public(get=REDIRECT),
-    "scenarios:next": public(get=REDIRECT),
-    "scenarios:question": public(kwargs=_question),
-    # No token: refused with 400 whoever sends it.
-    "scenarios:answer": public(get=405, post=400, kwargs=_question),
+    "practice:start": public(get=REDIRECT),
+    "practice:next": public(get=REDIRECT),
+    "practice:question": public(kwargs=_question),
+    # GET goes back to the question; a POST without its token is refused with 400.
+    "practice:answer": public(get=REDIRECT, post=400, kwargs=_question),
     # No proof of an answer: refused with 400.
-    "scenarios:whatif": public(get=400, kwargs=_question),
+    "practice:whatif": public(get=400, kwargs=_question),
     "umpires:signup": public(post=200),
     "umpires:login": public(post=200),
     "umpires:logout": public(get=405, post=REDIRECT),
@@ -180,7 +179,7 @@ MATRIX: dict[str, Row] = {
     "umpires:dashboard": personal(),
     "umpires:history_csv": personal(),
     # Due reviews send the umpire to a question; none due shows when the next one is.
-    "umpires:review": personal(get=frozenset({200, 302})),
+    "practice:review": personal(get=frozenset({200, 302})),
 }
 
 ROUTES = {route.name: route for route in routes()}

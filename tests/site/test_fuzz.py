@@ -275,8 +275,8 @@ def test_malformed_input_never_gives_a_server_error(route: Route, site: Site):
 def test_every_app_is_fuzzed():
     """The walk finds the patterns of every app, and the query parameters views read."""
     names = {r.name.split(":")[0] for r in ROUTES if ":" in r.name}
-    assert {"scenarios", "umpires"} <= names
-    question = next(r for r in ROUTES if r.name == "scenarios:question")
+    assert {"scenarios", "umpires", "practice"} <= names
+    question = next(r for r in ROUTES if r.name == "practice:question")
     assert {"rule", "section", "mode"} <= set(question.query_keys)
     assert [p for p, _ in question.params] == ["slug", "seed"]
 
@@ -284,7 +284,7 @@ def test_every_app_is_fuzzed():
 @pytest.mark.django_db
 def test_the_crawl_finds_the_forms_that_reach_deep(site: Site):
     """The answer form carries its token; log-in, sign-up and the password forms are found."""
-    answer = site.forms["scenarios:answer"][0]
+    answer = site.forms["practice:answer"][0]
     assert "token" in answer.fields and any(f.startswith("q-") for f in answer.fields)
     for name, field in [
         ("umpires:login", "password"),

@@ -5,7 +5,8 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from polotrainer.umpires.models import Attempt, Mode
+from polotrainer.umpires.models import Mode
+from polotrainer.umpires.progress import Answer, Answers, Context, Person, record_answers
 from scenarios.models import Rule, Scenario, Section
 
 _nonces = itertools.count(1)
@@ -44,23 +45,28 @@ def make_scenario(section: Section, slug: str) -> Scenario:
 
 
 def answer(user, scenario, *, correct=True, seed=7, when=None, mode=Mode.PRACTICE, visitor=""):
-    """Record one answer directly, as record_answers would, at a chosen time."""
-    attempt = Attempt.objects.create(
-        user=user,
-        visitor=visitor,
-        scenario=scenario,
-        seed=seed,
-        question="ruling",
-        answer={"choice": "penalty-2"},
-        correct=correct,
-        time_taken_ms=4200,
-        mode=mode,
-        nonce=f"n{next(_nonces)}",
-    )
-    if when is not None:
-        day = timezone.localdate(when)
-        Attempt.objects.filter(pk=attempt.pk).update(created_at=when, day=day)
-        attempt.created_at, attempt.day = when, day
+    """Record one answer through record_answers, at a chosen time."""
+    person = Person(visitor=visitor) if user is None else Person(user_id=user.pk)
+    (attempt,) = record_answers(
+        person,
+        Context(Mode(mode)),
+        Answers(
+            scenario_id=scenario.pk,
+            seed=seed,
+            content_version="test",
+            items=[
+                Answer(
+                    "ruling",
+                    {"choice": "penalty-2"},
+                    {"choice": "penalty-2" if correct else "penalty-3"},
+                    correct,
+                    f"n{next(_nonces)}",
+                )
+            ],
+            time_taken_ms=4200,
+            at=when,
+        ),
+    ).attempts
     return attempt
 
 

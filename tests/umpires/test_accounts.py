@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
 
-from polotrainer.umpires.models import Attempt, Profile, ReviewCard
-from polotrainer.umpires.progress import VISITOR_KEY
+from polotrainer.umpires.models import Attempt, Profile, ScenarioProgress
+from polotrainer.umpires.people import VISITOR_KEY
 from tests.umpires.factories import answer
 
 pytestmark = pytest.mark.django_db
@@ -55,7 +55,7 @@ def test_signup_carries_the_visitors_answers_into_the_account(client, rulebook):
     attempt.refresh_from_db()
     assert attempt.user.username == "dora"
     assert attempt.visitor == ""
-    assert ReviewCard.objects.filter(user=attempt.user, scenario=rulebook["3b"]).exists()
+    assert ScenarioProgress.objects.filter(user=attempt.user, scenario=rulebook["3b"]).exists()
 
 
 def test_signup_with_a_taken_username_is_refused_and_nothing_changes(client, trainee):
@@ -276,20 +276,19 @@ def test_delete_account_with_a_wrong_password_deletes_nothing(alice_client, trai
 def test_delete_account_removes_the_user_and_all_their_data(
     alice_client, trainee, other_trainee, password, rulebook
 ):
-    from polotrainer.umpires.progress import after_answer
 
-    after_answer(answer(trainee, rulebook["3b"]))
-    after_answer(answer(other_trainee, rulebook["3b"]))
+    answer(trainee, rulebook["3b"])
+    answer(other_trainee, rulebook["3b"])
     Profile.objects.create(user=trainee)
     response = alice_client.post("/en/account/delete/", {"password": password})
     assert response.status_code == 302
     assert not User.objects.filter(pk=trainee.pk).exists()
     assert not Attempt.objects.filter(user_id=trainee.pk).exists()
-    assert not ReviewCard.objects.filter(user_id=trainee.pk).exists()
+    assert not ScenarioProgress.objects.filter(user_id=trainee.pk).exists()
     assert not Profile.objects.filter(user_id=trainee.pk).exists()
     # Bob's data is untouched.
     assert Attempt.objects.filter(user=other_trainee).count() == 1
-    assert ReviewCard.objects.filter(user=other_trainee).count() == 1
+    assert ScenarioProgress.objects.filter(user=other_trainee).count() == 1
 
 
 def test_delete_account_takes_a_post(alice_client, trainee):

@@ -2,7 +2,6 @@
 
 import pytest
 
-from polotrainer.umpires.progress import after_answer
 from tests.umpires.factories import answer
 
 pytestmark = pytest.mark.django_db
@@ -10,7 +9,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def alices_history(trainee, rulebook):
-    after_answer(answer(trainee, rulebook["3b"], seed=4242, correct=False))
+    answer(trainee, rulebook["3b"], seed=4242, correct=False)
     return rulebook
 
 

@@ -1,6 +1,7 @@
-"""A logged-in umpire reads every page in the language of their profile."""
+"""The language in the URL wins; the profile's language is where an umpire lands at log-in."""
 
 import pytest
+from django.test import override_settings
 
 from polotrainer.umpires.models import Profile
 
@@ -13,27 +14,45 @@ def italian_alice(alice_client, trainee):
     return alice_client
 
 
-def test_a_page_in_the_other_language_redirects_to_the_profiles(italian_alice):
+def test_a_page_in_the_other_language_is_served_in_the_language_of_its_url(italian_alice):
     response = italian_alice.get("/en/me/?page=2")
-    assert response.status_code == 302
-    assert response["Location"] == "/it/me/?page=2"
+    assert response.status_code == 200
+    assert response["Content-Language"] == "en"
 
 
-def test_a_page_in_the_profiles_language_is_served(italian_alice):
-    assert italian_alice.get("/it/me/").status_code == 200
+def test_log_in_lands_in_the_profiles_language(client, trainee, password):
+    Profile.objects.create(user=trainee, language="it")
+    response = client.post("/en/account/login/", {"username": "alice", "password": password})
+    assert response["Location"] == "/it/me/"
+    assert response.cookies["django_language"].value == "it"
 
 
-def test_a_post_is_never_redirected(italian_alice):
+def test_saving_the_profile_goes_on_in_its_language(italian_alice):
     response = italian_alice.post("/en/account/", {"display_name": "A", "language": "it"})
     assert response.status_code == 302
     assert response["Location"] == "/it/account/"
+    assert response.cookies["django_language"].value == "it"
 
 
-def test_the_switcher_changes_the_profile_and_the_pages_follow(italian_alice, trainee):
-    italian_alice.post("/i18n/setlang/", {"language": "en", "next": "/it/me/"})
+def test_the_switcher_changes_the_profile(italian_alice, trainee):
+    response = italian_alice.post("/i18n/setlang/", {"language": "en", "next": "/it/me/"})
+    assert response["Location"] == "/en/me/"
     assert Profile.objects.get(user=trainee).language == "en"
-    assert italian_alice.get("/en/me/").status_code == 200
-    assert italian_alice.get("/it/me/")["Location"] == "/en/me/"
+
+
+@override_settings(
+    SESSION_COOKIE_SECURE=True, LANGUAGE_COOKIE_SECURE=True, LANGUAGE_COOKIE_SAMESITE="Lax"
+)
+def test_every_language_cookie_carries_the_same_flags(client, trainee, password):
+    Profile.objects.create(user=trainee, language="en")
+    cookies = [
+        client.post("/i18n/setlang/", {"language": "en", "next": "/it/"}).cookies,
+        client.post("/en/account/login/", {"username": "alice", "password": password}).cookies,
+        client.post("/en/account/", {"display_name": "A", "language": "en"}).cookies,
+    ]
+    for jar in cookies:
+        cookie = jar["django_language"]
+        assert cookie["secure"] and cookie["httponly"] and cookie["samesite"] == "Lax"
 
 
 def test_visitors_read_whichever_language_they_ask_for(client, db):

@@ -8,8 +8,8 @@ import pytest
 from django.core import signing
 from django.urls import reverse
 
+from polotrainer.practice import tokens
 from polotrainer.umpires.models import Attempt
-from scenarios import tokens
 from scenarios.questions import build_questions
 from scenarios.variants import MAX_SEED, make_variant
 from tests.scenarios.conftest import SPOT, make_scenario
@@ -243,17 +243,21 @@ def test_whatif_shows_the_ruling_for_a_changed_fact(client, scenarios):
         client, "t-safety-spot", 0, right_form(scenarios["t-safety-spot"], 0), htmx=True
     ).content.decode()
     proof = re.search(r'name="proof" value="([^"]+)"', body).group(1)
-    url = reverse("scenarios:whatif", args=["t-safety-spot", 0])
+    url = reverse("practice:whatif", args=["t-safety-spot", 0])
     for extra in ({}, HX):
         response = client.get(url, {"proof": proof, "param": "side", "value": "right"}, **extra)
         assert response.status_code == 200
         text = response.content.decode()
-        assert "60 yards from the fouling team&#x27;s goal line, +40 across" in text
-        assert "60 yards from the fouling team&#x27;s goal line, -40 across" in text
+        assert (
+            "60 yards from the fouling team&#x27;s goal line, 40 yards left of the centre" in text
+        )
+        assert (
+            "60 yards from the fouling team&#x27;s goal line, 40 yards right of the centre" in text
+        )
 
 
 def test_whatif_needs_an_answer_first(client, scenarios):
-    url = reverse("scenarios:whatif", args=["t-safety-spot", 0])
+    url = reverse("practice:whatif", args=["t-safety-spot", 0])
     response = client.get(url, {"proof": "x", "param": "side", "value": "right"})
     assert response.status_code == 400
     assert b"+40" not in response.content
@@ -313,7 +317,7 @@ def test_bad_answer_message_in_italian(client, scenarios):
     from django.utils import translation
 
     with translation.override("it"):
-        from scenarios.views.practice import ANSWER_ERRORS
+        from polotrainer.practice.views import ANSWER_ERRORS
 
         expected = str(ANSWER_ERRORS["not_a_number"])
     body = answer(client, "t-horn-seconds", 3, {"q-seconds": "cinque"}, lang="it").content.decode()
@@ -463,7 +467,7 @@ def test_signed_in_answer_takes_few_queries(alice_client, trainee, scenarios, hi
 def test_a_signed_in_answer_to_several_questions_takes_a_fixed_number_of_queries(
     alice_client, trainee, scenarios, history
 ):
-    from polotrainer.umpires.models import Attempt, ReviewCard
+    from polotrainer.umpires.models import Attempt, ScenarioProgress
 
     _history(scenarios["t-p4-positions"], history, user=trainee)
     response = alice_client.get(q_url("t-p4-positions", 1))
@@ -479,7 +483,7 @@ def test_a_signed_in_answer_to_several_questions_takes_a_fixed_number_of_queries
     # SQLite logs BEGIN IMMEDIATE/COMMIT as statements (PostgreSQL does not): count data.
     assert len(data_queries(check)) <= 8, data_queries(check)
     assert Attempt.objects.filter(user=trainee, question__in=["who", "req"]).count() == 2
-    assert ReviewCard.objects.filter(user=trainee).count() == 1
+    assert ScenarioProgress.objects.filter(user=trainee).count() == 1
 
 
 # --- glossary links ----------------------------------------------------------------------------
@@ -503,3 +507,46 @@ def test_glossary_terms_are_linked_in_the_situation_of_a_question(client, scenar
     html = client.get(q_url("t-p4-positions", 0, lang)).content.decode()
     assert f'href="/{lang}/glossary/#term-umpire"' in html
     assert f">{word}</a>" in html
+
+
+def test_pages_go_out_compressed_to_browsers_that_accept_it(client, scenarios):
+    import gzip
+
+    response = client.get(q_url("t-safety-spot", 3), HTTP_ACCEPT_ENCODING="gzip, br")
+    assert response["Content-Encoding"] == "gzip"
+    assert b"t-safety-spot" in gzip.decompress(response.content)
+    plain = client.get(q_url("t-safety-spot", 3))
+    assert not plain.has_header("Content-Encoding")
+
+
+def test_an_order_question_is_answered_by_numbering_the_steps(client, rulebook):
+    from tests.scenarios.conftest import ORDER
+
+    scenario = make_scenario(ORDER)
+    page = client.get(q_url(scenario.slug, 0)).content.decode()
+    assert page.count('name="q-steps-') == 8 and "Give each step its place" in page
+    right = make_variant(scenario.slug, scenario.data, 0).ruling["procedure"]
+    form = {f"q-steps-{step}": str(n) for n, step in enumerate(right, start=1)}
+    response = answer(client, scenario.slug, 0, form)
+    assert response.status_code == 200
+    assert Attempt.objects.get().correct
+    form[f"q-steps-{right[0]}"] = "2"
+    refused = answer(client, scenario.slug, 0, form)
+    assert refused.status_code == 400
+    assert b"Give each step a different place" in refused.content
+
+
+def test_then_sends_next_question_back_to_a_local_path_only(client, scenarios):
+    local = client.get(q_url("t-horn-seconds", 2) + "?then=/en/courses/a/7/next/")
+    token = token_of(local)
+    page = client.post(
+        q_url("t-horn-seconds", 2) + "answer/?then=/en/courses/a/7/next/",
+        {"q-seconds": "5", "token": token},
+    ).content.decode()
+    assert 'href="/en/courses/a/7/next/" role="button" id="next-question"' in page
+    # A NUL anywhere in a request is refused for the whole site (polotrainer.middleware).
+    assert client.get(q_url("t-horn-seconds", 2), {"then": "/en/\x00"}).status_code == 400
+    for bad in ("https://evil.example/x", "//evil.example/x", "javascript:x"):
+        page = client.get(q_url("t-horn-seconds", 2), {"then": bad}).content.decode()
+        action = re.search(r'<form id="quiz"[^>]*action="([^"]+)"', page).group(1)
+        assert "then" not in action

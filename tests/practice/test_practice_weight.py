@@ -6,7 +6,7 @@ import re
 import pytest
 from django.contrib.staticfiles import finders
 
-from tests.scenarios.test_practice import answer, right_form
+from tests.practice.test_practice import answer, right_form
 
 LIMIT = 60 * 1024
 pytestmark = pytest.mark.django_db

@@ -1,0 +1,363 @@
+"""Self-study: start, next question, one question, its answer, what-if, and review.
+
+The views only ask: the question and its check come from the quiz core (scenarios.quiz), the
+recording from umpires.progress. The page carries a signed token (practice.tokens), never the
+answer key.
+"""
+
+import random
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_safe
+
+from polotrainer.practice import tokens
+from polotrainer.umpires import review
+from polotrainer.umpires.models import Attempt, Mode
+from polotrainer.umpires.people import VISITOR_KEY, person_of
+from polotrainer.umpires.progress import Answer, Answers, Context, record_answers
+from polotrainer.web.htmx import render_fragment
+from polotrainer.web.requests import Request, UserRequest
+from scenarios import quiz, texts
+from scenarios.localize import current_language
+from scenarios.models import Scenario
+from scenarios.spec import Texts
+from scenarios.variants import MAX_SEED, fresh_seed
+
+#: How many of the person's latest answers count as "answered recently" when picking the next.
+RECENT = 30
+TEMPLATE = "practice/practice.html"
+FRAGMENTS = ("quiz", "feedback", "whatif")
+
+ANSWER_ERRORS = {
+    "missing": gettext_lazy("Please answer this question."),
+    "unknown_option": gettext_lazy("That choice is not one of this question's options."),
+    "unknown_player": gettext_lazy("That player is not in this situation."),
+    "not_a_number": gettext_lazy("Please enter a number, for example 3."),
+    "off_field": gettext_lazy("That point is off the field: place the ball on the field."),
+    "not_an_order": gettext_lazy("Give each step a different place: 1 for the first, and so on."),
+}
+TOKEN_ERRORS = {
+    "expired": gettext_lazy(
+        "This question was opened too long ago to be answered. Here is a fresh one to try."
+    ),
+    "tampered": gettext_lazy(
+        "This answer does not belong to the question on this page, so it was not recorded."
+    ),
+}
+
+
+# --- the filter that "next" keeps ---------------------------------------------------------------
+
+
+def practice_filter(request: Request) -> dict[str, str]:
+    """?rule=, ?section=, ?mode=review and ?then=, kept from question to question; junk is
+    dropped.
+
+    `then` is a path on this site to go to for the next question instead of practice's own
+    pick: a course's assignment, an exam-preparation list. Practice knows nothing of them; it
+    only follows a local path back.
+    """
+    out: dict[str, str] = {}
+    rule = request.GET.get("rule", "")
+    if rule.isascii() and rule.isdigit() and len(rule) <= 3:
+        out["rule"] = rule
+    section = request.GET.get("section", "")
+    if section and len(section) <= 40 and section.isascii() and section.isprintable():
+        out["section"] = section
+    if request.GET.get("mode") == Mode.REVIEW:
+        out["mode"] = Mode.REVIEW
+    then = request.GET.get("then", "")
+    if (
+        then.startswith("/")
+        and len(then) <= 200
+        and then.isascii()
+        and then.isprintable()
+        and url_has_allowed_host_and_scheme(then, allowed_hosts=None)
+    ):
+        out["then"] = then
+    return out
+
+
+def _with_query(url: str, query: Mapping[str, str]) -> str:
+    return f"{url}?{urlencode(query)}" if query else url
+
+
+@require_safe
+def start(request: Request) -> HttpResponse:
+    """Start practising at once: everything mixed, one rule or one section."""
+    return redirect(_with_query(reverse("practice:next"), practice_filter(request)))
+
+
+@require_safe
+def next_question(request: Request) -> HttpResponse:
+    """Pick a live scenario (one not answered lately, if any) and a fresh seed, and go there."""
+    chosen = practice_filter(request)
+    if chosen.get("mode") == Mode.REVIEW and request.user.is_authenticated:
+        return redirect("practice:review")
+    live = Scenario.objects.live()
+    if "rule" in chosen:
+        live = live.filter(rule_id=int(chosen["rule"]))
+    if "section" in chosen:
+        live = live.filter(section__ref=chosen["section"])
+    candidates = dict(live.values_list("id", "slug"))
+    if not candidates:
+        return render(request, TEMPLATE, {"empty": True, "chosen": chosen})
+    recent = set(_recent_scenarios(request))
+    fresh = [pk for pk in candidates if pk not in recent]
+    slug = candidates[random.choice(fresh or list(candidates))]
+    return redirect(_with_query(reverse("practice:question", args=[slug, fresh_seed()]), chosen))
+
+
+def _recent_scenarios(request: Request) -> list[int]:
+    attempts = Attempt.objects.order_by("-created_at")
+    if request.user.is_authenticated:
+        attempts = attempts.filter(user=request.user)
+    elif visitor := request.session.get(VISITOR_KEY):
+        attempts = attempts.filter(user=None, visitor=visitor)
+    else:
+        return []
+    return list(attempts.values_list("scenario_id", flat=True)[:RECENT])
+
+
+@login_required
+@require_safe
+def review_next(request: UserRequest) -> HttpResponse:
+    """Go to a fresh variant of the most overdue scenario, or say when the next one is due."""
+    upcoming = review.next_review(request.user)
+    if upcoming.slug is None:
+        return render(request, "practice/review.html", {"next_due": upcoming.next_due})
+    # A fresh seed each time: the numbers change, so remembering them does not help.
+    url = reverse("practice:question", args=[upcoming.slug, fresh_seed()])
+    return redirect(f"{url}?mode=review")
+
+
+# --- one question ------------------------------------------------------------------------------
+
+
+def _scenario(slug: str, seed: int) -> Scenario:
+    if seed > MAX_SEED:
+        raise Http404(_("There is no such question."))
+    try:
+        return Scenario.objects.current(slug)
+    except Scenario.DoesNotExist:
+        raise Http404(_("There is no such question.")) from None
+
+
+def _pose(scenario: Scenario, seed: int) -> quiz.Posed:
+    try:
+        return quiz.pose(scenario, seed, current_language())
+    except quiz.VariantError:
+        raise Http404(_("There is no such question.")) from None
+
+
+def _page(request: Request, scenario: Scenario, posed: quiz.Posed, **extra: Any) -> dict[str, Any]:
+    chosen = practice_filter(request)
+    slug, seed = posed.slug, posed.seed
+    drawn = posed.diagram
+    items: list[quiz.Marked] = list(extra.get("items", ()))
+    section = posed.spec.section
+    context = {
+        "crumbs": {
+            "rule": scenario.rule_id,
+            "section": section,
+            "title": texts.section_titles(posed.stamp).get(section, Texts()).pick(posed.lang),
+        },
+        "ground": mark_safe(  # noqa: S308 - built from numbers and escaped labels
+            drawn.ground(_("Fouling team's goal"), _("boards") if drawn.boarded else _("side line"))
+        )
+        if drawn
+        else "",
+        "place_marker": next(
+            (m for item in items if (m := _marker(item, posed)) is not None), None
+        ),
+        "marks": [
+            {
+                "mine": {"x": item.given["x"], "sy": -item.given["y"]},
+                "right": {"x": item.right["x"], "sy": -item.right["y"]},
+                "tolerance": f"{item.question.tolerance:g}",
+            }
+            for item in items
+            if item.question.type == quiz.QuestionType.PLACE and item.right is not None
+        ],
+        "scenario": scenario,
+        "posed": posed,
+        "chosen": chosen,
+        "query": urlencode(chosen),
+        "replay_url": reverse("practice:question", args=[slug, seed]),
+        "answer_url": _with_query(reverse("practice:answer", args=[slug, seed]), chosen),
+        "next_url": chosen.get("then") or _with_query(reverse("practice:next"), chosen),
+        "whatif_url": reverse("practice:whatif", args=[slug, seed]),
+        "lang": posed.lang,
+        "reviewing": chosen.get("mode") == Mode.REVIEW,
+    }
+    context.update(extra)
+    return context
+
+
+@never_cache
+@require_safe
+def question(request: Request, slug: str, seed: int) -> HttpResponse:
+    """One variant's questions; its URL replays exactly that variant."""
+    scenario = _scenario(slug, seed)
+    posed = _pose(scenario, seed)
+    # A visitor's id is made before answering, so that answering never has to write the session.
+    person_of(request)
+    mode = practice_filter(request).get("mode", Mode.PRACTICE)
+    token = tokens.issue(slug, seed, [q.id for q in posed.questions], mode)
+    return render(
+        request, TEMPLATE, _page(request, scenario, posed, token=token, items=_blank(posed))
+    )
+
+
+def _marker(item: quiz.Marked, posed: quiz.Posed) -> dict[str, float] | None:
+    """Where to draw the trainee's marker from a place question's typed values, if numbers."""
+    if item.question.type != quiz.QuestionType.PLACE or item.question.place is None:
+        return None
+    try:
+        along, across = (float(v.replace(",", ".")) for v in item.values)
+    except (TypeError, ValueError):
+        return None
+    return {"x": along - item.question.place.length / 2, "sy": -across}
+
+
+def _blank(posed: quiz.Posed) -> list[quiz.Marked]:
+    return [quiz.Marked(q, ()) for q in posed.questions]
+
+
+# --- the answer --------------------------------------------------------------------------------
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def answer(request: Request, slug: str, seed: int) -> HttpResponse:
+    """Check every answer of the page against the engine, record them, show the feedback.
+
+    A GET of this address (a reload, a restored tab, a language switch after answering without
+    JavaScript) goes back to the question.
+    """
+    if request.method != "POST":
+        return redirect(
+            _with_query(reverse("practice:question", args=[slug, seed]), practice_filter(request))
+        )
+    scenario = _scenario(slug, seed)
+    posed = _pose(scenario, seed)
+    submitted = {key: request.POST.getlist(key) for key in request.POST}
+    token = request.POST.get("token", "")
+    try:
+        state = tokens.read(token, slug, seed)
+        if state.questions != tuple(q.id for q in posed.questions):
+            raise tokens.TokenError("tampered")
+    except tokens.TokenError as exc:
+        fresh = reverse(
+            "practice:question", args=[slug, fresh_seed() if exc.code == "expired" else seed]
+        )
+        context = _page(
+            request,
+            scenario,
+            posed,
+            token=token,
+            items=quiz.read(posed, submitted),
+            token_error=TOKEN_ERRORS[exc.code],
+            fresh_url=_with_query(fresh, practice_filter(request)),
+        )
+        return render_fragment(
+            request, TEMPLATE, context, fragments=FRAGMENTS, fragment="feedback", status=400
+        )
+
+    checked = quiz.check(posed, submitted)
+    if checked.refused:
+        items = [
+            quiz.Marked(m.question, m.values, str(ANSWER_ERRORS.get(m.error, m.error)))
+            if m.error
+            else m
+            for m in checked.items
+        ]
+        context = _page(request, scenario, posed, token=token, items=items, has_errors=True)
+        response = render_fragment(
+            request, TEMPLATE, context, fragments=FRAGMENTS, fragment="quiz", status=400
+        )
+        if request.htmx:
+            response["HX-Retarget"] = "#quiz"
+            response["HX-Reswap"] = "outerHTML"
+        return response
+
+    recorded = record_answers(
+        person_of(request),
+        Context(Mode(state.mode)),
+        Answers(
+            scenario_id=posed.scenario_id,
+            seed=seed,
+            content_version=posed.version,
+            items=[
+                Answer(m.id, m.given, m.right, m.correct, state.nonce_for(m.id))
+                for m in checked.items
+            ],
+            time_taken_ms=min(state.elapsed_ms(), 2**31 - 1),
+        ),
+    )
+    context = _page(
+        request,
+        scenario,
+        posed,
+        token=token,
+        items=list(checked.items),
+        checked=checked,
+        answered=True,
+        duplicate=recorded.duplicate,
+        whatif=quiz.what_if_controls(posed),
+        proof=tokens.answered(slug, seed),
+        variant_url=_with_query(
+            reverse("practice:question", args=[slug, fresh_seed()]), practice_filter(request)
+        ),
+    )
+    return render_fragment(request, TEMPLATE, context, fragments=FRAGMENTS, fragment="feedback")
+
+
+# --- what if -----------------------------------------------------------------------------------
+
+
+@require_safe
+def whatif(request: Request, slug: str, seed: int) -> HttpResponse:
+    """After answering: change one fact and show how the ruling changes, beside the original."""
+    scenario = _scenario(slug, seed)
+    posed = _pose(scenario, seed)
+    proof = request.GET.get("proof", "")
+    base = _page(
+        request,
+        scenario,
+        posed,
+        items=_blank(posed),
+        whatif_shown=True,
+        whatif=quiz.what_if_controls(posed),
+        proof=proof,
+    )
+    if not tokens.was_answered(proof, slug, seed):
+        context = {**base, "whatif_error": _("Answer the question first.")}
+        return render_fragment(
+            request, TEMPLATE, context, fragments=FRAGMENTS, fragment="whatif", status=400
+        )
+    try:
+        result = quiz.what_if(posed, request.GET.get("param", ""), request.GET.get("value", ""))
+    except quiz.VariantError:
+        context = {
+            **base,
+            "whatif_error": _(
+                "That change makes a situation the rules do not allow. Try another value."
+            ),
+        }
+        return render_fragment(
+            request, TEMPLATE, context, fragments=FRAGMENTS, fragment="whatif", status=400
+        )
+    context = {**base, "result": result}
+    return render_fragment(request, TEMPLATE, context, fragments=FRAGMENTS, fragment="whatif")

@@ -1,0 +1,643 @@
+"""The quiz core: pose a scenario's variant as questions, and check the answers given to it.
+
+Practice, exams and clinics call the same functions and know nothing of each other:
+
+    posed = pose(scenario, seed, "it")          # what the page shows: texts, diagram, questions
+    checked = check(posed, {"q-spot-along": ["30"], ...})   # per question: given, right, why
+
+`check` first reads the submitted values (`read`); when any is not an answer of its question's
+kind, nothing is graded and every question carries its error code. Exams save answers one by
+one with `read_one` and grade them later with `grade`. Nothing here knows HTTP: the submitted
+values are a mapping of field name to list of strings, as a form sends them.
+
+No answer key exists: the right answer is whatever the engine rules for the variant, and a
+variant frozen elsewhere (an exam attempt) can be posed again exactly as it was ruled then.
+"""
+
+import copy
+import random
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils import translation
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from polotrainer.rules import Point
+from scenarios import diagram
+from scenarios.glossary_links import link_terms
+from scenarios.localize import pick
+from scenarios.questions import AnswerError, Question, QuestionType, build_questions
+from scenarios.spec import Param, ScenarioSpec, spec_of
+from scenarios.texts import SectionText, glossary_terms, section_texts
+from scenarios.variants import Variant, VariantError, make_variant
+from scenarios.vocabulary import reason_text
+
+__all__ = [
+    "AnswerError",
+    "Check",
+    "Marked",
+    "Option",
+    "PlaceInput",
+    "Posed",
+    "PosedQuestion",
+    "QuestionType",
+    "Reason",
+    "VariantError",
+    "WhatIf",
+    "check",
+    "grade",
+    "pose",
+    "read",
+    "read_one",
+    "variant_of",
+    "what_if",
+    "what_if_controls",
+]
+
+
+# --- posing ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice of a choice, multi, yes/no or pick-the-players question."""
+
+    value: str
+    label: str
+    id: str
+
+
+@dataclass(frozen=True)
+class PlaceInput:
+    """What a place question's inputs need: the field's size and the tolerance, in yards."""
+
+    length: float
+    half_width: float
+    tolerance: float
+
+
+@dataclass(frozen=True)
+class PosedQuestion:
+    """One question as a form shows it."""
+
+    id: str
+    type: QuestionType
+    prompt: str
+    options: tuple[Option, ...]
+    tolerance: float
+    place: PlaceInput | None
+    source: Question = field(repr=False)
+
+    @property
+    def places(self) -> range:
+        """The places an order question's steps can take: 1 to the number of steps."""
+        return range(1, len(self.options) + 1)
+
+    @property
+    def name(self) -> str:
+        """The form field's name (a place question has `-along` and `-across` after it)."""
+        return f"q-{self.id}"
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        if self.type == QuestionType.PLACE:
+            return (f"{self.name}-along", f"{self.name}-across")
+        if self.type == QuestionType.ORDER:
+            return tuple(f"{self.name}-{o.value}" for o in self.options)
+        return (self.name,)
+
+
+@dataclass(frozen=True)
+class Posed:
+    """One variant of one scenario, posed in one language."""
+
+    scenario_id: int
+    slug: str
+    seed: int
+    lang: str
+    version: str
+    stamp: str
+    spec: ScenarioSpec = field(repr=False)
+    variant: Variant = field(repr=False)
+    title: str
+    situation: SafeString
+    diagram: diagram.Diagram | None
+    questions: tuple[PosedQuestion, ...]
+
+    @property
+    def kind(self) -> str:
+        return self.spec.kind
+
+    @property
+    def has_place(self) -> bool:
+        return any(q.type == QuestionType.PLACE for q in self.questions)
+
+
+_VARIANTS: "OrderedDict[tuple[str, str, int], Variant]" = OrderedDict()
+_POSED: "OrderedDict[tuple[str, str, int, str, str], Posed]" = OrderedDict()
+_CACHE_SIZE = 1024
+
+
+def _remember(store: "OrderedDict[Any, Any]", key: Any, value: Any) -> Any:
+    store[key] = value
+    if len(store) > _CACHE_SIZE:
+        store.popitem(last=False)
+    return value
+
+
+def variant_of(scenario: Any, seed: int) -> Variant:
+    """The variant `seed` of a Scenario row, ruled by the engine (cached per content version).
+
+    VariantError when the seed is out of range or no valid variant exists for it.
+    """
+    key = (scenario.slug, scenario.version, seed)
+    found = _VARIANTS.get(key)
+    if found is not None:
+        _VARIANTS.move_to_end(key)
+        return found
+    return _remember(_VARIANTS, key, make_variant(scenario.slug, scenario.data, seed))
+
+
+def pose(scenario: Any, seed: int, lang: str, frozen: Variant | None = None) -> Posed:
+    """Pose variant `seed` of `scenario` in `lang`; `frozen` poses a variant ruled earlier.
+
+    VariantError when no variant can be made for the seed.
+    """
+    stamp = f"{scenario.updated_at.timestamp():.6f}" if scenario.updated_at else ""
+    key = (scenario.slug, scenario.version, seed, lang, stamp)
+    if frozen is None and (found := _POSED.get(key)) is not None:
+        return found
+    spec = spec_of(scenario)
+    variant = frozen or variant_of(scenario, seed)
+    questions = build_questions(spec.kind, spec.data, variant.facts, variant.ruling)
+    half_length, half_width = diagram.bounds(variant.facts)
+    posed_questions = tuple(
+        PosedQuestion(
+            id=q.id,
+            type=q.type,
+            prompt=pick(q.prompt, lang),
+            options=tuple(
+                Option(o.value, pick(o.label, lang), f"q-{q.id}-{i}")
+                for i, o in enumerate(_offered(q, scenario.slug, seed))
+            ),
+            tolerance=q.tolerance,
+            place=PlaceInput(half_length * 2, half_width, q.tolerance)
+            if q.type == QuestionType.PLACE
+            else None,
+            source=q,
+        )
+        for q in questions
+    )
+    drawn = (
+        diagram.diagram_for(variant.facts)
+        if diagram.wants_diagram(spec.kind, [q.type for q in questions])
+        else None
+    )
+    posed = Posed(
+        scenario_id=scenario.pk,
+        slug=scenario.slug,
+        seed=seed,
+        lang=lang,
+        version=scenario.version,
+        stamp=stamp,
+        spec=spec,
+        variant=variant,
+        title=variant.render(spec.title.as_dict(), lang) or scenario.title,
+        situation=link_terms(
+            variant.render(spec.situation.as_dict(), lang), lang, glossary_terms(stamp)
+        ),
+        diagram=drawn,
+        questions=posed_questions,
+    )
+    return posed if frozen is not None else _remember(_POSED, key, posed)
+
+
+def _offered(q: Question, slug: str, seed: int) -> list[Any]:
+    """The options as shown: an order question's steps shuffled (the same way for a variant,
+    and never already in the right order); every other question's as authored."""
+    options = list(q.options)
+    if q.type != QuestionType.ORDER or len(options) < 2:
+        return options
+    shuffled = options[:]
+    random.Random(f"{slug}:{seed}:{q.id}").shuffle(shuffled)
+    if shuffled == options:
+        shuffled = shuffled[1:] + shuffled[:1]
+    return shuffled
+
+
+# --- reading and checking ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WhyNot:
+    """Why a wrong answer is wrong, from the engine: one fact that, changed, would make it right.
+
+    `changes` lists (the fact's label, its value here, the value that would make the answer
+    right); empty when no single change of the scenario's facts makes it right, and then the
+    engine's reasons above are what rules it out.
+    """
+
+    changes: tuple[tuple[str, str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Marked:
+    """One question after reading (and, unless refused, grading) the trainee's answer."""
+
+    question: PosedQuestion
+    values: tuple[str, ...]
+    error: str = ""
+    given: Any = None
+    right: Any = None
+    correct: bool = False
+    given_text: str = ""
+    right_text: str = ""
+    why_not: WhyNot | None = None
+
+    @property
+    def id(self) -> str:
+        return self.question.id
+
+    def steps(self) -> list[tuple[Option, str]]:
+        """An order question's steps with the place given to each (for the form)."""
+        values = list(self.values) + [""] * (len(self.question.options) - len(self.values))
+        return list(zip(self.question.options, values, strict=False))
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One of the engine's reasons, as a sentence, with the section that decided it."""
+
+    text: str
+    ref: str
+
+
+@dataclass(frozen=True)
+class Check:
+    """The answers to a posed variant, checked: per question, and why."""
+
+    posed: Posed
+    items: tuple[Marked, ...]
+    reasons: tuple[Reason, ...] = ()
+    cited: tuple[SectionText, ...] = ()
+    explanation: str = ""
+
+    @property
+    def refused(self) -> bool:
+        """Some answer was not an answer of its question's kind: nothing was graded."""
+        return any(item.error for item in self.items)
+
+    @property
+    def right_count(self) -> int:
+        return sum(1 for item in self.items if item.correct)
+
+    @property
+    def total(self) -> int:
+        return len(self.items)
+
+
+def read_one(posed: Posed, question: PosedQuestion, submitted: Mapping[str, Sequence[str]]) -> Any:
+    """One question's answer from the submitted values; AnswerError (with `.code`) if none."""
+    if question.type == QuestionType.ORDER:
+        return question.source.parse(_order(question, submitted))
+    if question.type == QuestionType.PLACE:
+        values = [next(iter(submitted.get(name, ())), "") for name in question.fields]
+        typed = question.source.parse(values)
+        # The form asks for yards from the fouling team's goal line and across from the centre
+        # line, the way an umpire measures; the engine's frame has its origin at the centre.
+        ground = diagram.field_of(posed.variant.facts)
+        spot = Point(typed["x"] - ground.length / 2, typed["y"])
+        if not ground.contains(spot):
+            raise AnswerError("off_field")
+        return {"x": spot.x, "y": spot.y}
+    return question.source.parse(list(submitted.get(question.name, ())))
+
+
+def _order(question: PosedQuestion, submitted: Mapping[str, Sequence[str]]) -> list[str]:
+    """The steps sorted by the place given to each (1, 2, ...); AnswerError if not an order."""
+    places = []
+    for option in question.options:
+        raw = next(iter(submitted.get(f"{question.name}-{option.value}", ())), "").strip()
+        if not raw:
+            raise AnswerError("missing")
+        if not (raw.isascii() and raw.isdigit()):
+            raise AnswerError("not_an_order")
+        places.append((int(raw), option.value))
+    if sorted(p for p, _ in places) != list(range(1, len(places) + 1)):
+        raise AnswerError("not_an_order")
+    return [value for _place, value in sorted(places)]
+
+
+def _values(question: PosedQuestion, submitted: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
+    if question.type == QuestionType.ORDER:
+        return tuple(
+            next(iter(submitted.get(f"{question.name}-{o.value}", ())), "")
+            for o in question.options
+        )
+    if question.type == QuestionType.PLACE:
+        return tuple(next(iter(submitted.get(name, ())), "") for name in question.fields)
+    return tuple(submitted.get(question.name, ()))
+
+
+def read(posed: Posed, submitted: Mapping[str, Sequence[str]]) -> tuple[Marked, ...]:
+    """Every question's answer read from the submitted values, or its error code; no grading."""
+    items = []
+    for q in posed.questions:
+        values = _values(q, submitted)
+        try:
+            items.append(Marked(q, values, given=read_one(posed, q, submitted)))
+        except AnswerError as exc:
+            items.append(Marked(q, values, error=exc.code))
+    return tuple(items)
+
+
+def grade(posed: Posed, given: Mapping[str, Any]) -> tuple[Marked, ...]:
+    """Every question marked against the engine's ruling, from answers already read."""
+    ruling = posed.variant.ruling
+    items = []
+    for q in posed.questions:
+        right = q.source.right_answer(ruling)
+        answer = given.get(q.id)
+        items.append(
+            Marked(
+                q,
+                (),
+                given=answer,
+                right=right,
+                correct=answer is not None and q.source.is_correct(answer, right),
+                given_text=answer_text(posed, q, answer) if answer is not None else "",
+                right_text=answer_text(posed, q, right),
+            )
+        )
+    return tuple(items)
+
+
+def check(posed: Posed, submitted: Mapping[str, Sequence[str]]) -> Check:
+    """Read and grade every answer, with the engine's reasons and the cited rule text.
+
+    When any answer is refused, the check carries only the reading (with error codes) and no
+    right answer, so a refused form gives nothing away.
+    """
+    items = read(posed, submitted)
+    if any(item.error for item in items):
+        return Check(posed, items)
+    graded = grade(posed, {item.id: item.given for item in items})
+    marked = tuple(
+        Marked(
+            g.question,
+            r.values,
+            "",
+            g.given,
+            g.right,
+            g.correct,
+            g.given_text,
+            g.right_text,
+            None if g.correct else why_not(posed, g.question, g.given),
+        )
+        for g, r in zip(graded, items, strict=True)
+    )
+    return Check(
+        posed,
+        marked,
+        reasons=reasons(posed.variant.ruling, posed.lang),
+        cited=tuple(section_texts(cited_refs(posed), posed.lang, posed.stamp)),
+        explanation=posed.spec.explanation.pick(posed.lang),
+    )
+
+
+#: The question types whose wrong answers are explained by a change of facts.
+EXPLAINED = frozenset({QuestionType.CHOICE, QuestionType.BOOL, QuestionType.NUMBER})
+#: At most this many values of an integer parameter are tried, spread over its range.
+TRIED_PER_PARAM = 9
+_WHY_NOT: "OrderedDict[tuple[Any, ...], WhyNot]" = OrderedDict()
+
+
+def why_not(posed: Posed, question: PosedQuestion, given: Any) -> WhyNot | None:
+    """What single change of the scenario's facts would make `given` the engine's answer.
+
+    Derived from the engine, never typed per option: each parameter of the scenario is tried
+    at other values (within the scenario's own constraints, so the change is a situation the
+    scenario could pose) and the ones whose ruling gives `given` are reported, nearest first.
+    None for the kinds of question this does not explain.
+    """
+    if question.type not in EXPLAINED or given is None:
+        return None
+    key = (posed.slug, posed.version, posed.seed, posed.lang, question.id, repr(given))
+    if (found := _WHY_NOT.get(key)) is not None:
+        return found
+    changes = []
+    for param in posed.spec.params.values():
+        current = posed.variant.values[param.name]
+        for value in _alternatives(param, current):
+            try:
+                changed = _changed(posed, param.name, value, keep_constraints=True)
+            except VariantError:
+                continue
+            if question.source.is_correct(given, question.source.right_answer(changed.ruling)):
+                label = param.label.pick(posed.lang) or param.name.replace("_", " ")
+                changes.append(
+                    (
+                        _distance(param, current, value),
+                        (
+                            label,
+                            param.label_of(current, posed.lang),
+                            param.label_of(value, posed.lang),
+                        ),
+                    )
+                )
+                break  # the nearest value of this parameter is enough
+    changes.sort(key=lambda c: c[0])
+    return _remember(_WHY_NOT, key, WhyNot(tuple(c for _d, c in changes[:3])))
+
+
+def _alternatives(param: Param, current: Any) -> list[Any]:
+    """Other values of a parameter to try, nearest to the current one first."""
+    if param.type == "choice":
+        return [v for v in param.values if v != current]
+    values = list(range(param.min, param.max + 1, param.step or 1))
+    if len(values) > TRIED_PER_PARAM:
+        stride = len(values) / TRIED_PER_PARAM
+        values = sorted({values[int(i * stride)] for i in range(TRIED_PER_PARAM)} | {values[-1]})
+    return sorted((v for v in values if v != current), key=lambda v: abs(v - current))
+
+
+def _distance(param: Param, current: Any, value: Any) -> float:
+    if param.type == "int" and param.max > param.min:
+        return abs(value - current) / (param.max - param.min)
+    return 0.5
+
+
+def reasons(ruling: Mapping[str, Any], lang: str) -> tuple[Reason, ...]:
+    """The engine's reasons as sentences in `lang`, each with the section that decided it."""
+    out = []
+    for reason in ruling.get("reasons", []):
+        try:
+            text = pick(reason_text(reason["key"]), lang)
+        except KeyError:
+            text = reason["key"].replace("_", " ")
+        out.append(Reason(text, reason["ref"]))
+    return tuple(out)
+
+
+def cited_refs(posed: Posed) -> list[str]:
+    """The sections the feedback shows: those the engine's reasons cite, then the scenario's."""
+    refs = [r["ref"] for r in posed.variant.ruling.get("reasons", [])]
+    return list(dict.fromkeys([*refs, *posed.spec.cites]))
+
+
+def answer_text(posed: Posed, question: PosedQuestion, value: Any) -> str:
+    """An answer (the trainee's or the engine's) in words, in the posed language."""
+    labels = {o.value: o.label for o in question.options}
+    with translation.override(posed.lang):
+        match question.type:
+            case QuestionType.CHOICE:
+                return labels.get(value, str(value))
+            case QuestionType.BOOL:
+                return labels["true" if value else "false"]
+            case QuestionType.MULTI | QuestionType.PLAYERS:
+                return ", ".join(labels.get(v, str(v)) for v in value) or _("none")
+            case QuestionType.ORDER:
+                return " → ".join(
+                    f"{n}. {labels.get(v, str(v))}" for n, v in enumerate(value, start=1)
+                )
+            case QuestionType.PLACE:
+                return place_text(value, diagram.bounds(posed.variant.facts)[0])
+        return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def place_text(value: Mapping[str, float], half_length: float) -> str:
+    """A spot in the words an umpire uses: yards from the goal line, left or right of centre.
+
+    Left and right are as seen from behind the fouling team's goal, looking up the field (the
+    top of the diagram is the left).
+    """
+    along = value["x"] + half_length
+    across = value["y"]
+    from_line = ngettext(
+        "%(yards)s yard from the fouling team's goal line",
+        "%(yards)s yards from the fouling team's goal line",
+        _plural(along),
+    ) % {"yards": _number(along)}
+    if abs(across) < 0.05:
+        side = _("level with the centre of the goal")
+    elif across > 0:
+        side = ngettext(
+            "%(yards)s yard left of the centre",
+            "%(yards)s yards left of the centre",
+            _plural(across),
+        ) % {"yards": _number(abs(across))}
+    else:
+        side = ngettext(
+            "%(yards)s yard right of the centre",
+            "%(yards)s yards right of the centre",
+            _plural(across),
+        ) % {"yards": _number(abs(across))}
+    return _("%(from_line)s, %(side)s") % {"from_line": from_line, "side": side}
+
+
+def _number(value: float) -> str:
+    return f"{round(value, 1):g}"
+
+
+def _plural(value: float) -> int:
+    return 1 if abs(round(value, 1)) == 1 else 2
+
+
+# --- what if -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Control:
+    """One what-if control: a parameter of the variant, with its current value."""
+
+    param: Param
+    label: str
+    value: Any
+    choices: tuple[tuple[str, str, bool], ...] = ()  # (value, label, selected)
+
+
+@dataclass(frozen=True)
+class WhatIfRow:
+    prompt: str
+    original: str
+    changed: str
+
+    @property
+    def differs(self) -> bool:
+        return self.original != self.changed
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    """The ruling of the same variant with one fact changed, beside the original."""
+
+    param: str
+    situation: str
+    rows: tuple[WhatIfRow, ...]
+    reasons: tuple[Reason, ...]
+
+
+def what_if_controls(posed: Posed) -> tuple[Control, ...]:
+    """One control per parameter: change its value, see the ruling change."""
+    out = []
+    for param in posed.spec.params.values():
+        current = posed.variant.values[param.name]
+        label = param.label.pick(posed.lang) or param.name.replace("_", " ")
+        choices = tuple((str(v), param.label_of(v, posed.lang), v == current) for v in param.values)
+        out.append(Control(param, label, current, choices))
+    return tuple(out)
+
+
+def _changed(posed: Posed, name: str, value: Any, *, keep_constraints: bool) -> Variant:
+    """The variant with one parameter set to `value`: seed 0 of a copy whose defaults are this
+    variant's values. VariantError when that is not a situation (or breaks the constraints)."""
+    data = copy.deepcopy(dict(posed.spec.data))
+    for pname, pspec in data.get("params", {}).items():
+        pspec["default"] = posed.variant.values[pname]
+    data["params"][name]["default"] = value
+    if not keep_constraints:
+        data.pop("constraints", None)
+    try:
+        return make_variant(posed.slug, data, 0)
+    except (VariantError, ValueError, KeyError) as exc:
+        raise VariantError(str(exc)) from None
+
+
+def what_if(posed: Posed, name: str, raw: str) -> WhatIf:
+    """The variant with parameter `name` set to `raw`, ruled; VariantError if not a situation."""
+    param = posed.spec.params.get(name)
+    if param is None:
+        raise VariantError("unknown parameter")
+    value: Any
+    if param.type == "int":
+        try:
+            value = int(raw)
+        except ValueError:
+            raise VariantError("not a number") from None
+        if not param.min <= value <= param.max:
+            raise VariantError("out of range")
+    else:
+        matches = [v for v in param.values if str(v) == raw]
+        if not matches:
+            raise VariantError("unknown value")
+        value = matches[0]
+    # A what-if may leave the drawn range (constraints); the engine still rules.
+    changed = _changed(posed, name, value, keep_constraints=False)
+    rows = tuple(
+        WhatIfRow(
+            prompt=q.prompt,
+            original=answer_text(posed, q, q.source.right_answer(posed.variant.ruling)),
+            changed=answer_text(posed, q, q.source.right_answer(changed.ruling)),
+        )
+        for q in posed.questions
+    )
+    return WhatIf(
+        param=name,
+        situation=changed.render(posed.spec.situation.as_dict(), posed.lang),
+        rows=rows,
+        reasons=reasons(changed.ruling, posed.lang),
+    )
