@@ -8,6 +8,7 @@ on a club's private network). Every variable read here is in the README's config
 
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -232,6 +233,7 @@ SIGNUP_LIMIT = envint("SIGNUP_LIMIT", 100)
 # only when EMAIL_HOST is set (or in development): without it, password reset says it is not
 # available instead of promising a mail that never comes.
 MAIL_ENABLED = bool(os.environ.get("EMAIL_HOST")) or DEBUG
+MAILERS: dict[str, dict[str, Any]]
 if DEBUG and not os.environ.get("EMAIL_HOST"):
     MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 else:

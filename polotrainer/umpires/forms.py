@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from polotrainer.throttle.guessing import forgive, password_matches
 from polotrainer.umpires.models import Profile
+from polotrainer.web.requests import UserRequest
 
 
 class LoginForm(AuthenticationForm):
@@ -32,8 +33,9 @@ class LoginForm(AuthenticationForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        limit = self.fields["username"].max_length
-        self.fields["username"].validators.append(MaxLengthValidator(limit))
+        username = self.fields["username"]
+        if isinstance(username, forms.CharField) and username.max_length:
+            username.validators.append(MaxLengthValidator(username.max_length))
 
 
 class SignupForm(UserCreationForm):
@@ -76,7 +78,7 @@ class ProfileForm(forms.ModelForm):
 class ThrottledPasswordChangeForm(PasswordChangeForm):
     """Django's password change, with the old password checked like a log-in."""
 
-    def __init__(self, request: HttpRequest, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, request: UserRequest, *args: Any, **kwargs: Any) -> None:
         self.request = request
         super().__init__(request.user, *args, **kwargs)
 

@@ -21,6 +21,7 @@ from django.contrib.auth.models import User
 from django.core.mail import send_mail
 from django.core.paginator import Page, Paginator
 from django.http import HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse, reverse_lazy, translate_url
@@ -309,7 +310,7 @@ _password_reset = auth_views.PasswordResetView.as_view(
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def password_reset(request: Request) -> HttpResponse:
+def password_reset(request: Request) -> HttpResponseBase:
     """Ask for a reset link, where the site sends mail; otherwise say whom to ask instead."""
     if not settings.MAIL_ENABLED:
         return render(request, RESET, {"step": "unavailable"})
