@@ -80,7 +80,13 @@ def get(base: str, path: str, headers: dict[str, str] | None = None):  # type: i
 
 
 def env_for(profile: str, port: int) -> dict[str, str]:
-    keep = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG", "PYENV_ROOT"}}
+    # DATABASE_URL passes through: CI points it at a fresh PostgreSQL database; without it the
+    # clone uses its own SQLite file.
+    keep = {
+        k: v
+        for k, v in os.environ.items()
+        if k in {"PATH", "HOME", "LANG", "PYENV_ROOT", "DATABASE_URL"}
+    }
     common = {
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
