@@ -1,14 +1,18 @@
 """Settings for polotrainer, driven by environment variables.
 
 Defaults work on a fresh checkout: SQLite in the project folder, DEBUG only when asked for.
-Production sets SECRET_KEY, ALLOWED_HOSTS and (optionally) DATABASE_URL.
+Production sets SECRET_KEY, ALLOWED_HOSTS and (optionally) DATABASE_URL, and picks one of two
+profiles with DEPLOY_PROFILE: `internet` (the default: HTTPS behind a proxy) or `lan` (plain HTTP
+on a club's private network). Every variable read here is in the README's configuration table.
 """
 
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -54,7 +58,46 @@ if not ALLOWED_HOSTS and not DEBUG:
     raise ImproperlyConfigured(
         "ALLOWED_HOSTS is not set: list the site's host names, comma-separated"
     )
-CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS")
+
+# The two ways this app is deployed. `internet`: HTTPS ends at a reverse proxy, which passes
+# X-Forwarded-Proto and X-Forwarded-For; cookies are Secure, HSTS is sent and plain HTTP is
+# redirected. `lan`: plain HTTP on a private address (a clinic's projector and phones), where
+# Secure cookies would never come back (no log-in) and HSTS would lock browsers out of the site.
+# In development (DEBUG) neither applies: runserver speaks plain HTTP.
+DEPLOY_PROFILE = os.environ.get("DEPLOY_PROFILE", "") or "internet"
+if DEPLOY_PROFILE not in {"internet", "lan"}:
+    raise ImproperlyConfigured(f"DEPLOY_PROFILE must be internet or lan, got {DEPLOY_PROFILE!r}")
+HTTPS = DEPLOY_PROFILE == "internet" and not DEBUG
+
+# Behind the internet profile's proxy the request says http; the proxy's header says https.
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_X_FORWARDED_PROTO", "https") if envbool("PROXY_SSL_HEADER", default=HTTPS) else None
+)
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", default=HTTPS)
+# A load balancer's health probe may speak plain HTTP to the app itself.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", default=True)
+# How many reverse proxies stand between the clients and the app, each appending the address it
+# received the request from to X-Forwarded-For. 0: the connection's own address is the client's.
+TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", 0)
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured(f"TRUSTED_PROXY_COUNT must be 0 or more, got {TRUSTED_PROXY_COUNT}")
+
+
+def _origins(hosts: list[str], scheme: str) -> list[str]:
+    """The origins a form may come from: each allowed host, in the profile's scheme."""
+    return [
+        f"{scheme}://*{h}" if h.startswith(".") else f"{scheme}://{h}" for h in hosts if h != "*"
+    ]
+
+
+# Forms are accepted from the allowed hosts in the profile's scheme; set CSRF_TRUSTED_ORIGINS
+# only when the site is reached under other names (a proxy that rewrites Host, a second port).
+CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS") or _origins(
+    ALLOWED_HOSTS, "https" if HTTPS else "http"
+)
 CSRF_FAILURE_VIEW = "polotrainer.views.csrf_failure"
 
 INSTALLED_APPS = [
@@ -67,6 +110,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "polotrainer",
+    "polotrainer.throttle",
     "scenarios",
     "polotrainer.umpires",
     "polotrainer.practice",
@@ -74,12 +118,16 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "polotrainer.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "polotrainer.middleware.PrivateCacheMiddleware",
     # HTML compressed (static files come compressed from whitenoise); Django's middleware pads
     # each response with random bytes against BREACH.
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "polotrainer.middleware.RejectNulMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -101,6 +149,7 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
+                "django.template.context_processors.csp",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -147,21 +196,52 @@ LOGIN_URL = "umpires:login"
 LOGIN_REDIRECT_URL = "umpires:dashboard"
 LOGOUT_REDIRECT_URL = "home"
 
-# Failed logins: five tries per username and address, then an hour's wait.
+# Password guessing (polotrainer/throttle, README "Throttling"): every password check, at log-in
+# and on the forms that ask for the password again, goes through django-axes. Three limits:
+# per username and address (AXES_FAILURE_LIMIT, then AXES_COOLOFF_MINUTES' pause); per username
+# from every address it has not logged in from (LOGIN_USERNAME_LIMIT a day); per address across
+# usernames (LOGIN_SPRAY_LIMIT distinct usernames an hour). The state is in the database, which
+# every app process shares.
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
-AXES_COOLOFF_TIME = 1
+AXES_COOLOFF_TIME = envint("AXES_COOLOFF_MINUTES", 15) / 60
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# A refused attempt during a pause is not one more failure: guessing on does not lengthen it.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_TEMPLATE = "umpires/locked_out.html"
+AXES_LOCKOUT_CALLABLE = "polotrainer.throttle.guessing.lockout_response"
+AXES_HANDLER = "polotrainer.throttle.guessing.GuessingHandler"
+AXES_CLIENT_IP_CALLABLE = "polotrainer.throttle.addresses.client_ip"
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_VERBOSE = False
+# Never store what was typed in a password field with a failed attempt.
+AXES_SENSITIVE_PARAMETERS = [
+    "password",
+    "old_password",
+    "new_password1",
+    "new_password2",
+    "password1",
+    "password2",
+    "csrfmiddlewaretoken",
+]
+LOGIN_USERNAME_LIMIT = envint("LOGIN_USERNAME_LIMIT", 20)
+LOGIN_SPRAY_LIMIT = envint("LOGIN_SPRAY_LIMIT", 30)
+# Sign-ups from one address in an hour: a room of 60 behind one router gets through.
+SIGNUP_LIMIT = envint("SIGNUP_LIMIT", 100)
 
-# Mail (Django 6.1 MAILERS): the console in development or when no EMAIL_HOST is set; SMTP
-# configured by environment in production.
-if os.environ.get("EMAIL_HOST") and not DEBUG:
+# Mail (Django 6.1 MAILERS): the console in development; SMTP in production. The site sends mail
+# only when EMAIL_HOST is set (or in development): without it, password reset says it is not
+# available instead of promising a mail that never comes.
+MAIL_ENABLED = bool(os.environ.get("EMAIL_HOST")) or DEBUG
+MAILERS: dict[str, dict[str, Any]]
+if DEBUG and not os.environ.get("EMAIL_HOST"):
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+else:
     MAILERS = {
         "default": {
             "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
             "OPTIONS": {
-                "host": os.environ["EMAIL_HOST"],
+                "host": os.environ.get("EMAIL_HOST", "localhost"),
                 "port": envint("EMAIL_PORT", 587),
                 "username": os.environ.get("EMAIL_HOST_USER", ""),
                 "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
@@ -169,8 +249,6 @@ if os.environ.get("EMAIL_HOST") and not DEBUG:
             },
         }
     }
-else:
-    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "polotrainer <noreply@localhost>")
 
 # Languages: Italian first (the default when the browser prefers neither), English beside it.
@@ -196,14 +274,38 @@ STORAGES = {
     },
 }
 
-SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", default=False)
+# Cookies: Secure in the internet profile; the language cookie carries the same flags as the
+# session and CSRF cookies (Lax: a link from elsewhere still opens the page in your language).
+SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", default=HTTPS)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-# One set of cookie flags: the language cookie is set like the session cookie.
 LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
-LANGUAGE_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_SAMESITE = CSRF_COOKIE_SAMESITE = LANGUAGE_COOKIE_SAMESITE = "Lax"
 LANGUAGE_COOKIE_HTTPONLY = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy on every response: scripts, styles, images and fonts from this site
+# only; no inline script or style anywhere (htmx's own indicator style is turned off in its
+# config meta). Pico draws its form icons as data: SVGs.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "font-src": [CSP.SELF],
+    "connect-src": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "object-src": [CSP.NONE],
+}
+# Powerful browser features this site never uses, refused to it and to anything it might embed.
+PERMISSIONS_POLICY = (
+    "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), "
+    "payment=(), usb=(), browsing-topics=()"
+)
 
 LOGGING = {
     "version": 1,

@@ -1,6 +1,8 @@
 """Site-wide pages: home, health check, error pages."""
 
-from django.db import DatabaseError, connection
+import sys
+
+from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -9,14 +11,14 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views import i18n
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from polotrainer.umpires.models import Profile
 from polotrainer.umpires.review import due_count
 from scenarios.models import Rule
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """What the app is, for whom, and where to start."""
     rules = Rule.objects.annotate(
@@ -61,8 +63,19 @@ ERRORS = {
     "server_error": (
         _("Something went wrong"),
         _(
-            "The server could not finish your request. Nothing you answered is lost; please try "
-            "again in a moment."
+            "The server could not finish your request. If you were sending an answer or a form, "
+            "check whether it was recorded before sending it again."
+        ),
+    ),
+    "database_down": (
+        _("The site is not available right now"),
+        _("The site cannot reach its database. Please try again in a few minutes."),
+    ),
+    "database_down_post": (
+        _("Not recorded: the site is not available right now"),
+        _(
+            "The site cannot reach its database, so what you just sent (an answer or a form) "
+            "was not recorded. Go back and send it again in a few minutes."
         ),
     ),
 }
@@ -97,7 +110,16 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """The translated 500 page, rendered without touching the database."""
+    """The translated 500 page, or 503 when the database is out of reach; no database used.
+
+    Django calls this inside its `except` for any uncaught exception, from a view or from a
+    middleware (the session, the user), so one check here covers every page of every app.
+    """
+    if isinstance(sys.exc_info()[1], OperationalError | InterfaceError):
+        which = "database_down_post" if request.method == "POST" else "database_down"
+        response = _error(request, which, 503)
+        response["Retry-After"] = "60"
+        return response
     return _error(request, "server_error", 500)
 
 

@@ -1,18 +1,16 @@
-"""Compile polotrainer/locale/*/LC_MESSAGES/django.po into .mo files, without GNU gettext.
+"""Compile the translation catalogs without Django settings or GNU gettext (`make messages`).
 
-`manage.py compilemessages` needs msgfmt, which a fresh macOS lacks; polib is pure Python.
-Only catalogs newer than their .mo are compiled, so a second run costs nothing.
+The same as `manage.py compilemessages` (polotrainer/catalogs.py), for when no configuration
+is at hand. Only catalogs newer than their .mo are compiled, so a second run costs nothing.
 """
 
+import sys
 from pathlib import Path
 
-import polib
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-LOCALE = Path(__file__).resolve().parent.parent / "polotrainer" / "locale"
+from polotrainer.catalogs import compile_catalogs  # noqa: E402
 
-for po_path in sorted(LOCALE.glob("*/LC_MESSAGES/django.po")):
-    mo_path = po_path.with_suffix(".mo")
-    if mo_path.exists() and mo_path.stat().st_mtime >= po_path.stat().st_mtime:
-        continue
-    polib.pofile(str(po_path)).save_as_mofile(str(mo_path))
-    print(f"compiled {mo_path.relative_to(LOCALE.parent.parent)}")
+for mo in compile_catalogs():
+    print(f"compiled {mo.relative_to(ROOT)}")

@@ -18,7 +18,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from polotrainer.practice import tokens
 from polotrainer.umpires import review
@@ -92,13 +92,13 @@ def _with_query(url: str, query: Mapping[str, str]) -> str:
     return f"{url}?{urlencode(query)}" if query else url
 
 
-@require_GET
+@require_safe
 def start(request: Request) -> HttpResponse:
     """Start practising at once: everything mixed, one rule or one section."""
     return redirect(_with_query(reverse("practice:next"), practice_filter(request)))
 
 
-@require_GET
+@require_safe
 def next_question(request: Request) -> HttpResponse:
     """Pick a live scenario (one not answered lately, if any) and a fresh seed, and go there."""
     chosen = practice_filter(request)
@@ -130,7 +130,7 @@ def _recent_scenarios(request: Request) -> list[int]:
 
 
 @login_required
-@require_GET
+@require_safe
 def review_next(request: UserRequest) -> HttpResponse:
     """Go to a fresh variant of the most overdue scenario, or say when the next one is due."""
     upcoming = review.next_review(request.user)
@@ -191,7 +191,7 @@ def _page(request: Request, scenario: Scenario, posed: quiz.Posed, **extra: Any)
 
 
 @never_cache
-@require_GET
+@require_safe
 def question(request: Request, slug: str, seed: int) -> HttpResponse:
     """One variant's questions; its URL replays exactly that variant."""
     scenario = _scenario(slug, seed)
@@ -379,7 +379,7 @@ def _shown_again(request: Request, scenario: Scenario, posed: quiz.Posed) -> dic
 # --- what if -----------------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def whatif(request: Request, slug: str, seed: int) -> HttpResponse:
     """After answering: change one fact and show how the ruling changes, beside the original."""
     scenario = _scenario(slug, seed)

@@ -1,12 +1,10 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path, reverse_lazy
+from django.urls import path
 
 from polotrainer.umpires import views
+from polotrainer.umpires.views import RESET
 
 app_name = "umpires"
-
-# Password reset: Django's own views, for their token handling; one template for all steps.
-RESET = "umpires/password_reset.html"
 
 urlpatterns = [
     path("account/signup/", views.signup, name="signup"),
@@ -15,17 +13,7 @@ urlpatterns = [
     path("account/", views.profile, name="profile"),
     path("account/password/", views.password_change, name="password_change"),
     path("account/delete/", views.delete_account, name="delete_account"),
-    path(
-        "account/password/reset/",
-        auth_views.PasswordResetView.as_view(
-            template_name=RESET,
-            email_template_name="umpires/password_reset_email.txt",
-            subject_template_name="umpires/password_reset_subject.txt",
-            success_url=reverse_lazy("umpires:password_reset_done"),
-            extra_context={"step": "request"},
-        ),
-        name="password_reset",
-    ),
+    path("account/password/reset/", views.password_reset, name="password_reset"),
     path(
         "account/password/reset/sent/",
         auth_views.PasswordResetDoneView.as_view(
@@ -35,11 +23,7 @@ urlpatterns = [
     ),
     path(
         "account/password/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(
-            template_name=RESET,
-            success_url=reverse_lazy("umpires:password_reset_complete"),
-            extra_context={"step": "confirm"},
-        ),
+        views.password_reset_confirm,
         name="password_reset_confirm",
     ),
     path(

@@ -6,29 +6,44 @@ id, so there is nothing of someone else's to ask for.
 
 import csv
 import json
+import logging
+import smtplib
 from collections.abc import Iterator
 
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import get_user_model, update_session_auth_hash
 from django.contrib.auth import login as auth_login
 from django.contrib.auth import logout as auth_logout
-from django.contrib.auth import update_session_auth_hash
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
 from django.contrib.auth.models import User
+from django.core.mail import send_mail
 from django.core.paginator import Page, Paginator
 from django.http import HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
-from django.urls import reverse, translate_url
+from django.template.loader import render_to_string
+from django.urls import reverse, reverse_lazy, translate_url
 from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from polotrainer.throttle import rates
+from polotrainer.throttle.addresses import client_ip
 from polotrainer.umpires import activity, review
-from polotrainer.umpires.forms import DeleteAccountForm, ProfileForm, SignupForm
+from polotrainer.umpires.forms import (
+    DeleteAccountForm,
+    ForgivingSetPasswordForm,
+    LoginForm,
+    ProfileForm,
+    SignupForm,
+    ThrottledPasswordChangeForm,
+)
 from polotrainer.umpires.mastery import LAST_N, mastery
 from polotrainer.umpires.models import Attempt, Profile
 from polotrainer.umpires.people import VISITOR_KEY
@@ -39,6 +54,8 @@ from polotrainer.web.requests import Request, UserRequest
 
 HISTORY_PAGE = 25
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+SIGNUPS = "signup"
+log = logging.getLogger(__name__)
 
 
 def _profile(user: User) -> Profile:
@@ -86,7 +103,7 @@ def _enter(request: Request, user: User, response_to: str) -> HttpResponse:
 def login(request: Request) -> HttpResponse:
     """Log in; what was answered before logging in moves into the account."""
     next_url = request.POST.get("next") or request.GET.get("next") or ""
-    form = AuthenticationForm(request, data=request.POST or None)
+    form = LoginForm(request, data=request.POST or None)
     if request.method == "POST" and form.is_valid():
         return _enter(request, form.get_user(), next_url)
     return render(request, "umpires/login.html", {"form": form, "next": next_url})
@@ -97,18 +114,57 @@ def login(request: Request) -> HttpResponse:
 @never_cache
 @require_http_methods(["GET", "POST"])
 def signup(request: Request) -> HttpResponse:
-    """Create an account; what was answered before moves into it."""
+    """Create an account; what was answered before moves into it.
+
+    Whether the e-mail address is already registered is never shown: the account is created
+    either way, and with mail configured the address gets a mail saying what happened.
+    """
     form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        Profile.objects.create(
-            user=user,
-            display_name=form.cleaned_data["display_name"],
-            language=translation.get_language()[:2],
-        )
-        messages.success(request, _("Welcome! Your account is ready."))
-        return _enter(request, user, reverse("umpires:dashboard"))
+    if request.method == "POST":
+        address = client_ip(request) or "unknown"
+        if not rates.allowed(SIGNUPS, address, settings.SIGNUP_LIMIT, rates.HOUR):
+            form.is_valid()
+            form.add_error(
+                None,
+                _(
+                    "Too many accounts were created from this network in the last hour. "
+                    "Please try again later."
+                ),
+            )
+            return render(request, "umpires/signup.html", {"form": form}, status=429)
+        if form.is_valid():
+            user = form.save()
+            rates.record(SIGNUPS, address, rates.HOUR)
+            Profile.objects.create(
+                user=user,
+                display_name=form.cleaned_data["display_name"],
+                language=translation.get_language()[:2],
+            )
+            _mail_new_account(request, user)
+            messages.success(request, _("Welcome! Your account is ready."))
+            return _enter(request, user, reverse("umpires:dashboard"))
     return render(request, "umpires/signup.html", {"form": form})
+
+
+def _mail_new_account(request: Request, user: User) -> None:
+    """Tell the address's owner about the new account, and about the ones it already had."""
+    if not settings.MAIL_ENABLED:
+        return
+    others = list(
+        get_user_model()
+        .objects.filter(email__iexact=user.email)
+        .exclude(pk=user.pk)
+        .order_by("username")
+        .values_list("username", flat=True)
+    )
+    context = {"username": user.get_username(), "others": others, "site": request.get_host()}
+    subject = render_to_string("umpires/signup_subject.txt", context).strip()
+    body = render_to_string("umpires/signup_email.txt", context)
+    try:
+        send_mail(subject, body, None, [user.email])
+    except (OSError, smtplib.SMTPException):
+        # The account exists either way; a mail server that is down must not lose it.
+        log.exception("sign-up mail to the new account %s not sent", user.pk)
 
 
 @require_POST
@@ -139,7 +195,7 @@ def profile(request: UserRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def password_change(request: UserRequest) -> HttpResponse:
     """Change the password, staying logged in."""
-    form = PasswordChangeForm(request.user, request.POST or None)
+    form = ThrottledPasswordChangeForm(request, request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         update_session_auth_hash(request, user)
@@ -153,7 +209,7 @@ def password_change(request: UserRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def delete_account(request: UserRequest) -> HttpResponse:
     """Delete the account and everything in it, once the password is confirmed."""
-    form = DeleteAccountForm(request.user, request.POST or None)
+    form = DeleteAccountForm(request, request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = request.user
         auth_logout(request)
@@ -164,7 +220,7 @@ def delete_account(request: UserRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def dashboard(request: UserRequest) -> HttpResponse:
     """Mastery, activity, streak, due reviews and the history, each from a fixed few queries."""
     history = _history_page(request)
@@ -204,7 +260,7 @@ HISTORY_FIELDS = ("seed", "question", "answer", "correct", "time_taken_ms", "mod
 
 
 @login_required
-@require_GET
+@require_safe
 def history_csv(request: UserRequest) -> StreamingHttpResponse:
     """The umpire's own history as CSV (never anyone else's: there is no id to ask with)."""
     rows = (
@@ -238,3 +294,32 @@ def history_csv(request: UserRequest) -> StreamingHttpResponse:
     response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="polotrainer-history.csv"'
     return response
+
+
+# Password reset: Django's own views, for their token handling; one template for all steps.
+RESET = "umpires/password_reset.html"
+
+
+_password_reset = auth_views.PasswordResetView.as_view(
+    template_name=RESET,
+    email_template_name="umpires/password_reset_email.txt",
+    subject_template_name="umpires/password_reset_subject.txt",
+    success_url=reverse_lazy("umpires:password_reset_done"),
+    extra_context={"step": "request"},
+)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def password_reset(request: Request) -> HttpResponseBase:
+    """Ask for a reset link, where the site sends mail; otherwise say whom to ask instead."""
+    if not settings.MAIL_ENABLED:
+        return render(request, RESET, {"step": "unavailable"})
+    return _password_reset(request)
+
+
+password_reset_confirm = auth_views.PasswordResetConfirmView.as_view(
+    template_name=RESET,
+    form_class=ForgivingSetPasswordForm,
+    success_url=reverse_lazy("umpires:password_reset_complete"),
+    extra_context={"step": "confirm"},
+)

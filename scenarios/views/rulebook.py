@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import translation
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from polotrainer.rules import PenaltySpotSituation, SpotPenalty, decide_penalty_spot, field
 from scenarios import diagram
@@ -109,7 +109,7 @@ def _spot(f: field.Field, penalty: str) -> tuple[float, float]:
     return spot.x, spot.y
 
 
-@require_GET
+@require_safe
 def rules(request: HttpRequest) -> HttpResponse:
     """The three rules and their sections."""
     entries = [
@@ -119,7 +119,7 @@ def rules(request: HttpRequest) -> HttpResponse:
     return render(request, "scenarios/rules.html", {"entries": entries})
 
 
-@require_GET
+@require_safe
 def rule(request: HttpRequest, number: int) -> HttpResponse:
     """One rule, every section."""
     the_rule = get_object_or_404(Rule, number=number)
@@ -137,7 +137,7 @@ def rule(request: HttpRequest, number: int) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def section(request: HttpRequest, ref: str) -> HttpResponse:
     """One section, with the sections before and after it."""
     the_section = get_object_or_404(Section.objects.select_related("rule"), ref=ref)
@@ -157,7 +157,7 @@ def section(request: HttpRequest, ref: str) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def glossary(request: HttpRequest) -> HttpResponse:
     """The bilingual glossary."""
     terms = GlossaryTerm.objects.order_by(Lower(f"term_{current_language()}"))

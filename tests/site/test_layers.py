@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LAYERS = {
     "polotrainer.rules": 0,
     "polotrainer.web": 0,
+    "polotrainer.throttle": 0,  # client address and guessing limits: imports none of our apps
     "scenarios": 1,
     "polotrainer.umpires": 2,
     "polotrainer.practice": 3,

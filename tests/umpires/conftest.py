@@ -11,6 +11,12 @@ def _fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _mail_configured(settings):
+    # These tests follow a site that sends mail; the one without is tested on its own.
+    settings.MAIL_ENABLED = True
+
+
 @pytest.fixture
 def rulebook(db):
     """Rule 3 with sections 3.a (two situations) and 3.b (one); Rule 21 with 21.a (one)."""
