@@ -52,6 +52,7 @@ def env_for(db: str, tmp: Path) -> dict[str, str]:
     return {
         **os.environ,
         "DEBUG": "0",
+        "DEPLOY_PROFILE": "lan",  # plain HTTP on 127.0.0.1, as a club laptop serves
         "SECRET_KEY": "benchmark-only-not-a-secret",
         "ALLOWED_HOSTS": HOST,
         "DATABASE_URL": url,
