@@ -20,12 +20,19 @@ DESKTOP = {"width": 1280, "height": 900}
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+#: CI runs the browser tests once, on SQLite: what a browser shows does not depend on the
+#: database, and they are the slowest part of the suite (BROWSER_TESTS=0 skips them).
+ENABLED = os.environ.get("BROWSER_TESTS", "1") != "0"
+
+
 def pytest_collection_modifyitems(config, items):
     here = Path(__file__).parent
     for item in items:
         if here in Path(item.fspath).parents:
             item.add_marker(pytest.mark.browser)
-            if not Path(CHROMIUM).exists():
+            if not ENABLED:
+                item.add_marker(pytest.mark.skip(reason="BROWSER_TESTS=0 (run once, on SQLite)"))
+            elif not Path(CHROMIUM).exists():
                 item.add_marker(pytest.mark.skip(reason=f"no chromium at {CHROMIUM}"))
 
 
