@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.mark.parametrize("lang", ["it", "en"])
 def test_dashboard_shows_every_part_in_the_pages_language(alice_client, trainee, rulebook, lang):
-    answer(trainee, rulebook["3b"], correct=False)
+    answer(trainee, rulebook["3b"], correct=False, when=days_ago(1))
     html = alice_client.get(f"/{lang}/me/").content.decode()
     assert f'lang="{lang}"' in html
     assert "<progress" in html and "<svg" in html and "<title id=" in html and "<desc id=" in html
@@ -46,7 +46,7 @@ def test_streak_and_totals(alice_client, trainee, rulebook):
 
 
 def test_due_count_is_shown(alice_client, trainee, rulebook):
-    answer(trainee, rulebook["3b"], correct=False)
+    answer(trainee, rulebook["3b"], correct=False, when=days_ago(1))
     assert alice_client.get("/en/me/").context["due_count"] == 1
 
 
