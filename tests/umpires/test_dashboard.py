@@ -96,7 +96,7 @@ def test_history_page_under_htmx_is_only_the_history_fragment(alice_client, trai
     html = response.content.decode()
     assert html.lstrip().startswith('<section id="history"')
     assert "<html" not in html and "<svg" not in html
-    assert 'hx-get="?page=1"' in html
+    assert 'data-hx-get="?page=1"' in html
 
 
 def test_a_nonsense_page_number_shows_the_last_page(alice_client, trainee, rulebook):

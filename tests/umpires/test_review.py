@@ -151,6 +151,23 @@ def test_due_count_and_the_review_page_apply_the_same_rule(trainee, card_due_at_
     assert review.due_now(trainee, now=now).earliest == DUE
 
 
+def test_what_the_dashboard_offers_the_review_page_serves(
+    alice_client, card_due_at_14_06, stop_the_clock
+):
+    stop_the_clock(DUE - timedelta(minutes=1))
+    dashboard = alice_client.get("/en/me/")
+    assert dashboard.context["due_count"] == 0
+    assert 'href="/en/review/"' not in dashboard.content.decode()
+    assert "Next review: <time" in dashboard.content.decode()
+    assert alice_client.get("/en/review/").status_code == 200  # "nothing to review"
+
+    stop_the_clock(DUE + timedelta(minutes=1))
+    dashboard = alice_client.get("/en/me/")
+    assert dashboard.context["due_count"] == 1
+    assert 'href="/en/review/"' in dashboard.content.decode()
+    assert alice_client.get("/en/review/").status_code == 302  # to the question
+
+
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
