@@ -7,6 +7,7 @@ from polotrainer import views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("i18n/setlang/", views.set_language, name="set_language"),
 ]
 

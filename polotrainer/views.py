@@ -5,9 +5,11 @@ import sys
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.template import loader
+from django.templatetags.static import static
 from django.utils import translation
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext_lazy as _
 from django.views import i18n
 from django.views.decorators.cache import never_cache
@@ -25,6 +27,15 @@ def home(request: HttpRequest) -> HttpResponse:
         scenario_count=Count("scenarios", filter=Q(scenarios__retired=False))
     )
     return render(request, "home.html", {"rules": rules, "due_count": due_count(request.user)})
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, which browsers and tools ask for on their own: the SVG icon in static."""
+    # Looked up per request: with hashed names in production, the name follows the file.
+    response = redirect(static("favicon.svg"))
+    patch_cache_control(response, max_age=24 * 3600, public=True)
+    return response
 
 
 @never_cache

@@ -6,11 +6,25 @@ attempts can refer to scenarios. Texts carry both languages side by side (`*_it`
 
 import hashlib
 import json
+import re
 from typing import Any
 
 from django.db import connection, models
 
 from scenarios.localize import localize
+
+# Parts of the rulebook that it does not number get a name in their ref (3.summary,
+# 21.discussion, 37.7.applying): a reader cites them by what the rulebook does number.
+_NAMED_PART = re.compile(r"\.[a-z]{3,}$")
+
+
+def citation(ref: str) -> str:
+    """A section's ref as the rulebook numbers it, for people to read.
+
+    >>> [citation(r) for r in ("3.a", "21.f(1)", "37.5b", "37.7.applying", "3.summary")]
+    ['3.a', '21.f(1)', '37.5b', '37.7', '3']
+    """
+    return _NAMED_PART.sub("", ref)
 
 
 class Rule(models.Model):
@@ -59,6 +73,15 @@ class Section(models.Model):
     @property
     def title(self) -> str:
         return localize(self, "title")
+
+    @property
+    def citation(self) -> str:
+        return citation(self.ref)
+
+    @property
+    def label(self) -> str:
+        """How a person names the section: "3.a Between periods", "3 Summary"."""
+        return f"{self.citation} {self.title}"
 
 
 class ScenarioQuerySet(models.QuerySet["Scenario"]):

@@ -26,4 +26,6 @@ for lang in ("it", "en"):
                 entry.msgstr = entry.msgid
             if "fuzzy" in entry.flags:
                 entry.flags.remove("fuzzy")
+            # The "#|" previous msgid is a hint for a fuzzy translation; there is none here.
+            entry.previous_msgid = entry.previous_msgid_plural = entry.previous_msgctxt = None
     catalog.save()

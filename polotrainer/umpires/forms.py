@@ -39,14 +39,14 @@ class LoginForm(AuthenticationForm):
 
 
 class SignupForm(UserCreationForm):
-    """Username, e-mail (for password resets) and a password checked by the validators.
+    """Username, email (for password resets) and a password checked by the validators.
 
-    Usernames are public handles, so "taken" is said; whether an e-mail address is registered
+    Usernames are public handles, so "taken" is said; whether an email address is registered
     is never said (the address's owner is told by mail instead, see views.signup).
     """
 
     email = forms.EmailField(
-        label=_("E-mail"),
+        label=_("Email"),
         help_text=_("Used only to reset your password."),
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )

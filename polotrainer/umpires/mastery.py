@@ -20,7 +20,7 @@ from django.contrib.auth.models import User
 
 from polotrainer.umpires.models import ScenarioProgress
 from scenarios.localize import pick
-from scenarios.models import Scenario
+from scenarios.models import Scenario, citation
 
 LAST_N = 5
 
@@ -40,6 +40,11 @@ class Mastery:
     @property
     def percent(self) -> int:
         return round(self.score * 100)
+
+    @property
+    def citation(self) -> str:
+        """The section as the rulebook numbers it ("37.7" for 37.7.applying)."""
+        return citation(self.ref)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Count, Min, Q, QuerySet
 from django.utils import timezone
 from fsrs import Card, Rating, Scheduler
 
@@ -49,19 +50,44 @@ def schedule(row: ScenarioProgress, attempt: Attempt, correct: bool) -> None:
     row.card_before = dict(before.to_dict())
 
 
-def end_of_today() -> datetime:
-    """Midnight at the end of today, in the site's time zone."""
-    today = timezone.localdate()
-    return timezone.make_aware(datetime.combine(today + timedelta(days=1), datetime.min.time()))
+def is_due(now: datetime) -> Q:
+    """The one rule for "due", shared by every page that counts or serves reviews.
+
+    A scenario is due once its scheduled time has come, as FSRS schedules it: a wrong answer
+    brings it back within minutes, a right one days later. Counting "due by the end of today"
+    instead would promise reviews the review page cannot serve yet (and serving them early
+    would squash the scheduler's steps of minutes into one sitting).
+    """
+    return Q(due__lte=now)
 
 
-def due_count(user: User | AnonymousUser) -> int:
-    """How many scenarios are due for review by the end of today (0 for a visitor)."""
-    if not user.is_authenticated:
-        return 0
+def _scheduled(user_id: int) -> QuerySet[ScenarioProgress]:
     return ScenarioProgress.objects.filter(
-        user_id=user.pk, due__lt=end_of_today(), scenario__retired=False
-    ).count()
+        user_id=user_id, due__isnull=False, scenario__retired=False
+    )
+
+
+@dataclass(frozen=True)
+class Due:
+    """How many scenarios are due now, and when the earliest one fell or falls due."""
+
+    count: int
+    earliest: datetime | None
+
+
+def due_now(user: User | AnonymousUser, now: datetime | None = None) -> Due:
+    """The user's due reviews in one query (none for a visitor)."""
+    if not user.is_authenticated or user.pk is None:
+        return Due(count=0, earliest=None)
+    found = _scheduled(user.pk).aggregate(
+        count=Count("pk", filter=is_due(now or timezone.now())), earliest=Min("due")
+    )
+    return Due(count=found["count"], earliest=found["earliest"])
+
+
+def due_count(user: User | AnonymousUser, now: datetime | None = None) -> int:
+    """How many scenarios are due for review now (0 for a visitor)."""
+    return due_now(user, now).count
 
 
 @dataclass(frozen=True)
@@ -100,15 +126,10 @@ class NextReview:
     next_due: datetime | None
 
 
-def next_review(user: User) -> NextReview:
+def next_review(user: User, now: datetime | None = None) -> NextReview:
     """The most overdue scenario due now; otherwise when the next review falls due."""
-    cards = ScenarioProgress.objects.filter(
-        user=user, due__isnull=False, scenario__retired=False
-    ).order_by("due")
-    first = cards.values_list("scenario__slug", "due").first()
-    if first is None:
-        return NextReview(slug=None, next_due=None)
-    slug, due = first
-    if due is not None and due <= timezone.now():
-        return NextReview(slug=slug, next_due=due)
-    return NextReview(slug=None, next_due=due)
+    cards = _scheduled(user.pk).order_by("due")
+    due = cards.filter(is_due(now or timezone.now())).values_list("scenario__slug", "due").first()
+    if due is not None:
+        return NextReview(slug=due[0], next_due=due[1])
+    return NextReview(slug=None, next_due=cards.values_list("due", flat=True).first())

@@ -35,7 +35,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from polotrainer.throttle import rates
 from polotrainer.throttle.addresses import client_ip
-from polotrainer.umpires import activity, review
+from polotrainer.umpires import activity, history, review
 from polotrainer.umpires.forms import (
     DeleteAccountForm,
     ForgivingSetPasswordForm,
@@ -116,7 +116,7 @@ def login(request: Request) -> HttpResponse:
 def signup(request: Request) -> HttpResponse:
     """Create an account; what was answered before moves into it.
 
-    Whether the e-mail address is already registered is never shown: the account is created
+    Whether the email address is already registered is never shown: the account is created
     either way, and with mail configured the address gets a mail saying what happened.
     """
     form = SignupForm(request.POST or None)
@@ -223,17 +223,23 @@ def delete_account(request: UserRequest) -> HttpResponse:
 @require_safe
 def dashboard(request: UserRequest) -> HttpResponse:
     """Mastery, activity, streak, due reviews and the history, each from a fixed few queries."""
-    history = _history_page(request)
+    page = _history_page(request)
+    rows = history.readable(page)
     if request.htmx and request.htmx.target == "history":
         # The fragment's view builds only what the fragment shows.
         return render_fragment(
-            request, "umpires/dashboard.html", {"history": history}, fragments=("history",)
+            request,
+            "umpires/dashboard.html",
+            {"history": page, "rows": rows},
+            fragments=("history",),
         )
     today = timezone.localdate()
     days = activity.daily(request.user)
     sections, rules = mastery(request.user)
+    due = review.due_now(request.user)
     context = {
-        "history": history,
+        "history": page,
+        "rows": rows,
         "sections": sections,
         "rules": rules,
         "last_n": LAST_N,
@@ -241,7 +247,9 @@ def dashboard(request: UserRequest) -> HttpResponse:
         "streak": activity.streak(set(days), today),
         "total": sum(d.answers for d in days.values()),
         "total_right": sum(d.right for d in days.values()),
-        "due_count": review.due_count(request.user),
+        "due_count": due.count,
+        # With nothing due now, when the next review falls due (the same rule as the review page).
+        "next_due": None if due.count else due.earliest,
     }
     return render_fragment(request, "umpires/dashboard.html", context, fragments=())
 
@@ -250,7 +258,13 @@ def _history_page(request: UserRequest) -> Page[Attempt]:
     attempts = (
         Attempt.objects.filter(user=request.user)
         .select_related("scenario")
-        .only("scenario__slug", "scenario__title_it", "scenario__title_en", *HISTORY_FIELDS)
+        .only(
+            "scenario__slug",
+            "scenario__title_it",
+            "scenario__title_en",
+            "scenario__data",  # the words of the title and the question, in either language
+            *HISTORY_FIELDS,
+        )
         .order_by("-created_at", "-pk")
     )
     return Paginator(attempts, HISTORY_PAGE).get_page(request.GET.get("page"))

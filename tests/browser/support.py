@@ -26,7 +26,22 @@ def assert_accessible(page) -> None:
     assert not bad, f"axe-core on {page.url}:\n" + "\n".join(bad)
 
 
+# The elements that stick out past either side of the viewport, to say what to fix.
+_STICKING_OUT = """() => {
+  const width = document.documentElement.clientWidth, out = [];
+  for (const el of document.querySelectorAll("body *")) {
+    const box = el.getBoundingClientRect();
+    if (box.width && (box.right > width + 1 || box.left < -1) && !el.closest(".skip-link"))
+      out.push(`${el.tagName.toLowerCase()}.${el.className} ` +
+               `${Math.round(box.left)}..${Math.round(box.right)}`);
+  }
+  return out.slice(0, 5);
+}"""
+
+
 def assert_fits(page) -> None:
     """Nothing scrolls sideways: the page is usable at the viewport's width."""
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-    assert overflow <= 1, f"{page.url} is {overflow}px wider than the viewport"
+    assert overflow <= 1, (
+        f"{page.url} is {overflow}px wider than the viewport: {page.evaluate(_STICKING_OUT)}"
+    )

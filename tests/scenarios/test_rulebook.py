@@ -108,15 +108,41 @@ def test_every_paragraph_has_the_other_language_one_click_away(client, real_rule
 
 
 @pytest.mark.parametrize("lang", ["it", "en"])
-def test_worked_examples_show_title_and_id(client, real_rulebook, lang):
+def test_worked_examples_show_title_and_number(client, real_rulebook, lang):
     html = client.get(f"/{lang}/rules/section/3.b/").content.decode()
     heading = {"it": "Esempi", "en": "Worked examples"}[lang]
     assert translated("Worked examples", lang) in html
     assert lang == "it" or heading in html
     section = Section.objects.get(ref="3.b")
-    for case in section.cases:
+    example = {"it": "Esempio", "en": "Example"}[lang]
+    for number, case in enumerate(section.cases, start=1):
         assert escape(case["title"][lang]) in html
-        assert f'<span class="ref case-id">{case["id"]}</span>' in html
+        assert f'<span class="case-id">{example} {number}</span>' in html
+        assert f'id="case-{case["id"].replace(".", "")}"' in html  # the anchor keeps the id
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+@pytest.mark.parametrize(
+    "path", ["rules/", "rules/3/", "rules/21/", "rules/37/", "glossary/", "rules/section/3.f/"]
+)
+def test_readers_see_section_numbers_as_the_rulebook_prints_them(client, real_rulebook, lang, path):
+    shown = text(client.get(f"/{lang}/{path}").content.decode())
+    for name in (".summary", ".discussion", ".applying"):
+        assert name not in shown
+
+
+@pytest.mark.parametrize(
+    ("ref", "lang", "label"),
+    [
+        ("37.7.applying", "en", "37.7 Applying Penalty 7"),
+        ("3.summary", "it", "3 In sintesi"),
+        ("21.discussion", "en", "21 Discussion and examples"),
+        ("21.f(1)", "en", "21.f(1) Injured or distressed horse"),
+    ],
+)
+def test_a_section_is_named_by_its_number_and_title(real_rulebook, ref, lang, label):
+    with override(lang):
+        assert Section.objects.get(ref=ref).label == label
 
 
 @pytest.mark.parametrize("lang", ["it", "en"])

@@ -28,6 +28,15 @@ def normalise(text):
     return re.sub(r"\s+", " ", text).strip()
 
 
+# Where the seed's Italian strays from its own terms, our text uses the terms (TEAM.md: yarde,
+# not iarde; tavole, not sponde); everything else is the seed's word for word.
+TERMS = {"iarde": "yarde", "sponde": "tavole"}
+
+
+def in_our_terms(text):
+    return re.sub(r"\b(" + "|".join(TERMS) + r")\b", lambda m: TERMS[m.group(1)], text)
+
+
 def load(name):
     return tomllib.loads((CONTENT / name).read_text(encoding="utf-8"))
 
@@ -202,17 +211,17 @@ def parse_seed(path):
         line = body[i]
         is_spot = line.startswith("- ") or line.startswith("Tutti i punti")
         if spot_lines and not is_spot:
-            units.append(("spots", normalise(" ".join(spot_lines))))
+            units.append(("spots", in_our_terms(normalise(" ".join(spot_lines)))))
             spot_lines = []
         if i + 1 < len(body) and body[i + 1] == "Testo originale":
-            units.append(("para", normalise(line), normalise(body[i + 2])))
+            units.append(("para", in_our_terms(normalise(line)), normalise(body[i + 2])))
             i += 3
             continue
         if is_spot:
             spot_lines.append(line)
         i += 1  # otherwise an English heading line
     if spot_lines:
-        units.append(("spots", normalise(" ".join(spot_lines))))
+        units.append(("spots", in_our_terms(normalise(" ".join(spot_lines)))))
     return head, units, notice
 
 

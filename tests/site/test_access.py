@@ -153,6 +153,7 @@ def _question(world: World, role: str) -> dict[str, str]:
 REDIRECT = 302
 MATRIX: dict[str, Row] = {
     "healthz": public(get=200, post=200),
+    "favicon": public(get=REDIRECT),
     "set_language": public(get=405, post=REDIRECT),
     "home": public(),
     "scenarios:rules": public(),

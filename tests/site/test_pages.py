@@ -26,6 +26,24 @@ def test_home_says_what_the_app_is_in_each_language(client):
     assert "rules engine" not in italian
 
 
+@pytest.mark.parametrize(
+    ("lang", "not_yet"),
+    [
+        ("en", "are not available yet"),
+        ("it", "non sono ancora disponibili"),
+    ],
+)
+def test_home_promises_only_what_works(client, lang, not_yet):
+    html = client.get(f"/{lang}/").content.decode()
+    assert not_yet in html
+    for promise in (
+        "Instructors enrol trainees",
+        "each on their own phone",
+        "istruttori iscrivono",
+    ):
+        assert promise not in html
+
+
 def test_every_page_has_landmarks_and_a_skip_link(client):
     html = client.get("/en/").content.decode()
     assert 'href="#main"' in html

@@ -44,7 +44,17 @@ def make_scenario(section: Section, slug: str) -> Scenario:
     )
 
 
-def answer(user, scenario, *, correct=True, seed=7, when=None, mode=Mode.PRACTICE, visitor=""):
+def answer(
+    user,
+    scenario,
+    *,
+    correct=True,
+    seed=7,
+    when=None,
+    mode=Mode.PRACTICE,
+    visitor="",
+    question="ruling",
+):
     """Record one answer through record_answers, at a chosen time."""
     person = Person(visitor=visitor) if user is None else Person(user_id=user.pk)
     (attempt,) = record_answers(
@@ -56,7 +66,7 @@ def answer(user, scenario, *, correct=True, seed=7, when=None, mode=Mode.PRACTIC
             content_version="test",
             items=[
                 Answer(
-                    "ruling",
+                    question,
                     {"choice": "penalty-2"},
                     {"choice": "penalty-2" if correct else "penalty-3"},
                     correct,

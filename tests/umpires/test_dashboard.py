@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.mark.parametrize("lang", ["it", "en"])
 def test_dashboard_shows_every_part_in_the_pages_language(alice_client, trainee, rulebook, lang):
-    answer(trainee, rulebook["3b"], correct=False)
+    answer(trainee, rulebook["3b"], correct=False, when=days_ago(1))
     html = alice_client.get(f"/{lang}/me/").content.decode()
     assert f'lang="{lang}"' in html
     assert "<progress" in html and "<svg" in html and "<title id=" in html and "<desc id=" in html
@@ -46,7 +46,7 @@ def test_streak_and_totals(alice_client, trainee, rulebook):
 
 
 def test_due_count_is_shown(alice_client, trainee, rulebook):
-    answer(trainee, rulebook["3b"], correct=False)
+    answer(trainee, rulebook["3b"], correct=False, when=days_ago(1))
     assert alice_client.get("/en/me/").context["due_count"] == 1
 
 
@@ -96,7 +96,7 @@ def test_history_page_under_htmx_is_only_the_history_fragment(alice_client, trai
     html = response.content.decode()
     assert html.lstrip().startswith('<section id="history"')
     assert "<html" not in html and "<svg" not in html
-    assert 'hx-get="?page=1"' in html
+    assert 'data-hx-get="?page=1"' in html
 
 
 def test_a_nonsense_page_number_shows_the_last_page(alice_client, trainee, rulebook):

@@ -1,13 +1,14 @@
 """The FSRS review schedule and the review page."""
 
-from datetime import UTC, timedelta
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.utils import timezone
 
 from polotrainer.umpires import review
 from polotrainer.umpires.models import ScenarioProgress
-from tests.umpires.factories import answer
+from tests.umpires.factories import answer, days_ago
 
 pytestmark = pytest.mark.django_db
 
@@ -55,19 +56,24 @@ def test_a_new_variant_is_a_new_review(trainee, rulebook):
     assert card_of(trainee, scenario).card != first
 
 
-def test_due_count_counts_what_falls_due_by_the_end_of_today(trainee, other_trainee, rulebook):
+def test_due_count_counts_each_umpires_own_cards_whose_time_has_come(
+    trainee, other_trainee, rulebook
+):
     answer(trainee, rulebook["3a-one"], correct=False)  # due in minutes
     answer(trainee, rulebook["3b"], correct=True)
     ScenarioProgress.objects.filter(scenario=rulebook["3b"]).update(
         due=timezone.now() + timedelta(days=3)
     )
     answer(other_trainee, rulebook["21a"], correct=False)
-    assert review.due_count(trainee) == 1
-    assert review.due_count(other_trainee) == 1
+    in_an_hour = timezone.now() + timedelta(hours=1)
+    assert review.due_count(trainee) == 0
+    assert review.due_count(trainee, now=in_an_hour) == 1
+    assert review.due_count(other_trainee, now=in_an_hour) == 1
 
 
 def test_due_count_leaves_out_retired_scenarios(trainee, rulebook):
-    answer(trainee, rulebook["3b"], correct=False)
+    answer(trainee, rulebook["3b"], correct=False, when=days_ago(1))
+    assert review.due_count(trainee) == 1
     rulebook["3b"].retired = True
     rulebook["3b"].save(update_fields=["retired"])
     assert review.due_count(trainee) == 0
@@ -106,3 +112,71 @@ def test_review_with_no_history_invites_to_practise(alice_client):
     response = alice_client.get("/it/review/")
     assert response.status_code == 200
     assert response.context["next_due"] is None
+
+
+# --- one rule for "due", on every page, with the clock stopped --------------------------------
+
+# Monday 30 November 2026, 14:06 in Rome: late enough in the day that "due today" and "due now"
+# tell apart a card due at 18:00.
+DUE = datetime(2026, 11, 30, 14, 6, tzinfo=ZoneInfo("Europe/Rome"))
+
+
+@pytest.fixture
+def card_due_at_14_06(trainee, rulebook):
+    answer(trainee, rulebook["3b"], correct=True, when=DUE - timedelta(days=3))
+    ScenarioProgress.objects.update(due=DUE)
+    return DUE
+
+
+@pytest.fixture
+def stop_the_clock(monkeypatch):
+    def stop(at):
+        monkeypatch.setattr(timezone, "now", lambda: at)
+
+    return stop
+
+
+@pytest.mark.parametrize(
+    ("now", "due"),
+    [
+        (DUE - timedelta(hours=6), False),  # the same day, earlier: not due yet
+        (DUE - timedelta(seconds=1), False),
+        (DUE, True),
+        (DUE + timedelta(days=2), True),
+    ],
+)
+def test_due_count_and_the_review_page_apply_the_same_rule(trainee, card_due_at_14_06, now, due):
+    assert (review.due_count(trainee, now=now) == 1) is due
+    assert (review.next_review(trainee, now=now).slug is not None) is due
+    assert review.due_now(trainee, now=now).earliest == DUE
+
+
+def test_what_the_dashboard_offers_the_review_page_serves(
+    alice_client, card_due_at_14_06, stop_the_clock
+):
+    stop_the_clock(DUE - timedelta(minutes=1))
+    dashboard = alice_client.get("/en/me/")
+    assert dashboard.context["due_count"] == 0
+    assert 'href="/en/review/"' not in dashboard.content.decode()
+    assert "Next review: <time" in dashboard.content.decode()
+    assert alice_client.get("/en/review/").status_code == 200  # "nothing to review"
+
+    stop_the_clock(DUE + timedelta(minutes=1))
+    dashboard = alice_client.get("/en/me/")
+    assert dashboard.context["due_count"] == 1
+    assert 'href="/en/review/"' in dashboard.content.decode()
+    assert alice_client.get("/en/review/").status_code == 302  # to the question
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("it", "Il tuo prossimo ripasso è previsto per lunedì 30 novembre 2026, 14:06."),
+        ("en", "Your next review is due on Monday 30 November 2026, 14:06."),
+    ],
+)
+def test_the_next_review_reads_as_a_sentence(
+    alice_client, card_due_at_14_06, stop_the_clock, lang, words
+):
+    stop_the_clock(DUE - timedelta(days=1))
+    assert words in alice_client.get(f"/{lang}/review/").content.decode()

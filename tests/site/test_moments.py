@@ -1,0 +1,39 @@
+"""Dates and times as people read them in each language, and as HTML's datetime wants them."""
+
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.utils.translation import override
+
+from polotrainer.templatetags.moments import machine, moment
+
+# 13:06 UTC is 14:06 in Rome, the site's time zone.
+WHEN = datetime(2026, 11, 30, 13, 6, 7, 123456, tzinfo=ZoneInfo("UTC"))
+
+
+@pytest.mark.parametrize(
+    ("lang", "style", "shown"),
+    [
+        ("it", "long", "lunedì 30 novembre 2026, 14:06"),
+        ("en", "long", "Monday 30 November 2026, 14:06"),
+        ("it", "short", "30 nov 2026, 14:06"),
+        ("en", "short", "30 Nov 2026, 14:06"),
+        ("it", "day", "30 nov"),
+        ("en", "date", "30 November 2026"),
+    ],
+)
+def test_a_moment_reads_in_the_pages_language(lang, style, shown):
+    with override(lang):
+        assert moment(WHEN, style) == shown
+
+
+def test_a_moment_ends_without_a_full_stop_of_its_own():
+    with override("en"):
+        assert not moment(WHEN).endswith(".")
+
+
+def test_machine_time_is_a_valid_html_datetime():
+    assert machine(WHEN) == "2026-11-30T14:06:07+01:00"
+    assert machine(date(2026, 11, 30)) == "2026-11-30"
+    assert machine(None) == moment(None) == ""
