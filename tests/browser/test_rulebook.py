@@ -38,7 +38,7 @@ def test_section_with_spots_shows_the_other_language_on_click(real_rulebook, pag
     other = {"it": "A penalty hit at the ball", "en": "Un tiro di punizione alla palla"}[lang]
     for p, size in ((page, "desktop"), (phone, "phone")):
         p.goto(f"/{lang}/rules/section/37.2/")
-        assert p.locator("svg.field-diagram").is_visible()
+        assert p.locator("svg.field").is_visible()
         hidden = p.locator(".para details p").first
         assert not hidden.is_visible()
         details = p.locator(".para details summary").first

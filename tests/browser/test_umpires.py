@@ -64,7 +64,7 @@ def test_a_weak_password_is_explained_on_the_form(transactional_db, phone):
     phone.fill("input[name=password1]", "12345678")
     phone.fill("input[name=password2]", "12345678")
     phone.get_by_role("button", name="Create my account").click()
-    assert phone.locator(".errorlist").count() >= 1
+    phone.locator(".errorlist").first.wait_for()
     _check(phone, "umpires-signup-weak-password-en-phone")
 
 
