@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "scenarios",
     "polotrainer.umpires",
     "polotrainer.practice",
+    "polotrainer.courses",
 ]
 
 MIDDLEWARE = [
