@@ -11,6 +11,7 @@ from django.views import i18n
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from polotrainer.courses.assignments import due_for
 from polotrainer.umpires.models import Profile
 from polotrainer.umpires.review import due_count
 from scenarios.models import Rule
@@ -22,7 +23,13 @@ def home(request: HttpRequest) -> HttpResponse:
     rules = Rule.objects.annotate(
         scenario_count=Count("scenarios", filter=Q(scenarios__retired=False))
     )
-    return render(request, "home.html", {"rules": rules, "due_count": due_count(request.user)})
+    context = {
+        "rules": rules,
+        "due_count": due_count(request.user),
+        # The umpires app knows nothing of courses: the site puts the two side by side.
+        "assignments_due": due_for(request.user),  # type: ignore[arg-type]
+    }
+    return render(request, "home.html", context)
 
 
 @never_cache

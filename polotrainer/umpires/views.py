@@ -97,7 +97,9 @@ def login(request: Request) -> HttpResponse:
 @never_cache
 @require_http_methods(["GET", "POST"])
 def signup(request: Request) -> HttpResponse:
-    """Create an account; what was answered before moves into it."""
+    """Create an account; what was answered before moves into it. A `next` (a course's join
+    link, say) is where the new umpire goes on to, as after logging in."""
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
@@ -107,8 +109,8 @@ def signup(request: Request) -> HttpResponse:
             language=translation.get_language()[:2],
         )
         messages.success(request, _("Welcome! Your account is ready."))
-        return _enter(request, user, reverse("umpires:dashboard"))
-    return render(request, "umpires/signup.html", {"form": form})
+        return _enter(request, user, next_url or reverse("umpires:dashboard"))
+    return render(request, "umpires/signup.html", {"form": form, "next": next_url})
 
 
 @require_POST
