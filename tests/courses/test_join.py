@@ -90,7 +90,9 @@ def test_logging_in_on_the_way_comes_back_to_join(client, cohort):
         ("expired", "expired", "has expired"),
     ],
 )
-def test_a_code_that_does_not_work_says_why_and_joins_nothing(client, cohort, setup, code, sentence):
+def test_a_code_that_does_not_work_says_why_and_joins_nothing(
+    client, cohort, setup, code, sentence
+):
     typed = cohort.join_code
     if setup == "wrong":
         typed = "WWWWWW" if typed != "WWWWWW" else "XXXXXX"
@@ -140,7 +142,7 @@ def test_a_good_code_answers_htmx_with_a_redirect(client, cohort):
 def test_an_italian_trainee_reads_the_refusal_in_italian(client, cohort):
     client.force_login(person("alice"))
     response = client.post("/it/courses/join/", {"code": "WWWWWW"})
-    assert "Nessuna coorte ha questo codice" in response.content.decode()
+    assert "Nessun gruppo ha questo codice" in response.content.decode()
 
 
 def test_a_full_cohort_refuses_the_next_trainee(client, cohort):
