@@ -202,11 +202,17 @@ SELECT s.assignment_id, t.user_id,
 FROM {assignment} a
 JOIN {link} s ON s.assignment_id = a.id
 JOIN {membership} m ON m.cohort_id = a.cohort_id
-JOIN {attempt} t ON t.user_id = m.user_id AND t.scenario_id = s.scenario_id
+CROSS JOIN {attempt} t
 WHERE a.id IN ({assignments}) AND m.user_id IN ({users})
-  AND t.created_at >= a.created_at AND t.created_at >= m.joined_at
+  AND t.user_id = m.user_id AND t.scenario_id = s.scenario_id
+  AND t.created_at >= CASE WHEN a.created_at > m.joined_at THEN a.created_at ELSE m.joined_at END
 GROUP BY s.assignment_id, t.user_id
 """
+# Plain SQL that both databases run well from the index on (user, scenario, created_at,
+# correct), never touching the table: CROSS JOIN keeps the answers in SQLite's innermost loop, so
+# each (assignment scenario, trainee) pair is one range of that index; PostgreSQL reads the
+# trainees' entries of the index once and joins them to the pairs. The threshold is one
+# expression (set, or joined if later) so neither picks the (user, created_at) index instead.
 
 
 def progress(
