@@ -1,7 +1,8 @@
 """The gradebook of a cohort of 60 trainees with 2,000 answers each: queries, time, CSV.
 
     .venv/bin/python benchmarks/gradebook.py
-    BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_gradebook .venv/bin/python benchmarks/gradebook.py
+    BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_gradebook \
+        .venv/bin/python benchmarks/gradebook.py
 
 Runs on a throwaway SQLite file (WAL, as in production) unless BENCH_DATABASE_URL names a
 database to fill (it is flushed first: never point it at real data). The bundled content is
