@@ -15,6 +15,21 @@ from polotrainer.courses.models import Cohort, Course, Observation, Scope
 from scenarios.models import Rule, Scenario, Section
 
 
+class RuleChoice(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        return _("Rule %(number)s: %(title)s") % {"number": obj.number, "title": obj.title}
+
+
+class SectionChoice(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.ref} {obj.title}"
+
+
+class ScenarioChoice(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.section.ref} · {obj.title}"
+
+
 def _time_zones() -> list[tuple[str, str]]:
     return [(name, name.replace("_", " ")) for name in sorted(available_timezones())]
 
@@ -63,16 +78,14 @@ class AssignmentForm(forms.Form):
         initial=Scope.SECTIONS,
         widget=forms.RadioSelect,
     )
-    rule = forms.ModelChoiceField(
-        label=_("Rule"), queryset=Rule.objects.all(), required=False, empty_label="—"
-    )
-    sections = forms.ModelMultipleChoiceField(
+    rule = RuleChoice(label=_("Rule"), queryset=Rule.objects.all(), required=False, empty_label="—")
+    sections = SectionChoice(
         label=_("Sections"),
         queryset=Section.objects.filter(scenarios__retired=False).distinct(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
-    scenarios = forms.ModelMultipleChoiceField(
+    scenarios = ScenarioChoice(
         label=_("Situations"),
         queryset=Scenario.objects.live().select_related("section"),
         required=False,

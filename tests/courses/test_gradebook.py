@@ -167,7 +167,7 @@ def test_the_trainee_page_shows_only_what_was_done_since_joining(client, world):
     assert next(s for s in report.sections if s.ref == "3.b").percent == 0
     html = response.content.decode()
     assert "Secret note about Alice" in html and "Record an observation" in html
-    assert "1 answer, 0 right, on 1 days." in html
+    assert "1 answer since joining, 0 right." in html and "Active on 1 day." in html
 
 
 def test_a_trainee_reads_what_their_instructors_see_and_their_observations(client, world):
