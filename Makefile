@@ -34,7 +34,7 @@ run: $(VENV)/.run messages
 lint: $(VENV)/.dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m mypy --strict polotrainer/rules
+	$(DEV) $(PY) -m mypy --strict polotrainer/rules
 	$(DEV) $(PY) -m mypy polotrainer scenarios
 
 test: $(VENV)/.dev messages lint
