@@ -8,7 +8,7 @@ only the cohorts they are in, and a removed trainee nothing of the cohort from t
 
 import csv
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib import messages
@@ -505,9 +505,9 @@ def cohort_edit(request: UserRequest, cohort_id: int) -> HttpResponse:
     """Rename a cohort, change its enrolment limit or the last day its code works."""
     cohort = _cohort_for(request, cohort_id)
     day = None
-    if cohort.join_expires_at:
-        day = timezone.localtime(cohort.join_expires_at, homework.zone(cohort.course)).date()
-        day = day.fromordinal(day.toordinal() - 1)
+    if cohort.join_expires_at:  # stored as the midnight after the last day
+        end = timezone.localtime(cohort.join_expires_at, homework.zone(cohort.course))
+        day = end.date() - timedelta(days=1)
     form = CohortForm(request.POST or None, instance=cohort, initial={"join_expires_on": day})
     if request.method == "POST" and form.is_valid():
         cohort = form.save(commit=False)
