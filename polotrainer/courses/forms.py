@@ -11,7 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from polotrainer.courses.models import Cohort, Course, Observation, Scope
+from polotrainer.courses.models import Cohort, Course, Observation, Outcome, Rating, Scope, Track
 from scenarios.models import Rule, Scenario, Section
 
 
@@ -35,6 +35,10 @@ def _time_zones() -> list[tuple[str, str]]:
 
 
 class CourseForm(forms.ModelForm):
+    # Radio buttons without the blank "select an option" a model field's choices would add.
+    track = forms.ChoiceField(
+        label=_("Track"), choices=Track.choices, initial=Track.OUTDOOR, widget=forms.RadioSelect
+    )
     time_zone = forms.ChoiceField(
         label=_("Time zone"),
         choices=_time_zones,
@@ -47,10 +51,8 @@ class CourseForm(forms.ModelForm):
         labels = {
             "title_it": _("Title in Italian"),
             "title_en": _("Title in English"),
-            "track": _("Track"),
             "year": _("Year"),
         }
-        widgets = {"track": forms.RadioSelect}
 
 
 class CohortForm(forms.ModelForm):
@@ -135,14 +137,21 @@ class AssignmentChangeForm(forms.Form):
 
 
 class ObservationForm(forms.ModelForm):
+    outcome = forms.ChoiceField(
+        label=_("Outcome"), choices=Outcome.choices, widget=forms.RadioSelect
+    )
+    rating = forms.ChoiceField(
+        label=_("Recommended rating (optional)"),
+        choices=[("", "—"), *Rating.choices],
+        required=False,
+    )
+
     class Meta:
         model = Observation
         fields = ("observed_on", "game", "outcome", "rating", "notes")
         labels = {
             "observed_on": _("Date of the game"),
             "game": _("Game"),
-            "outcome": _("Outcome"),
-            "rating": _("Recommended rating (optional)"),
             "notes": _("Notes"),
         }
         help_texts = {
@@ -151,7 +160,6 @@ class ObservationForm(forms.ModelForm):
         }
         widgets = {
             "observed_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-            "outcome": forms.RadioSelect,
             "notes": forms.Textarea(attrs={"rows": 4}),
         }
 
