@@ -114,6 +114,7 @@ INSTALLED_APPS = [
     "scenarios",
     "polotrainer.umpires",
     "polotrainer.practice",
+    "polotrainer.courses",
 ]
 
 MIDDLEWARE = [

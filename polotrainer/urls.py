@@ -16,6 +16,7 @@ urlpatterns += i18n_patterns(
     path("", include("scenarios.urls")),
     path("", include("polotrainer.umpires.urls")),
     path("", include("polotrainer.practice.urls")),
+    path("", include("polotrainer.courses.urls")),
     prefix_default_language=True,
 )
 

@@ -15,6 +15,7 @@ from django.views import i18n
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
+from polotrainer.courses.assignments import due_for
 from polotrainer.umpires.models import Profile
 from polotrainer.umpires.review import due_count
 from scenarios.models import Rule
@@ -26,7 +27,13 @@ def home(request: HttpRequest) -> HttpResponse:
     rules = Rule.objects.annotate(
         scenario_count=Count("scenarios", filter=Q(scenarios__retired=False))
     )
-    return render(request, "home.html", {"rules": rules, "due_count": due_count(request.user)})
+    context = {
+        "rules": rules,
+        "due_count": due_count(request.user),
+        # The umpires app knows nothing of courses: the site puts the two side by side.
+        "assignments_due": due_for(request.user),  # type: ignore[arg-type]
+    }
+    return render(request, "home.html", context)
 
 
 @require_safe

@@ -122,17 +122,16 @@ def summarise(
             (s.section, sections, s.section_title, s.section_position),
             (str(s.rule), rules, s.rule_title, 0),
         ):
-            entry = bucket.setdefault(
-                key,
-                {
+            entry = bucket.get(key)
+            if entry is None:  # the title is picked once per section, not once per scenario
+                entry = bucket[key] = {
                     "rule": s.rule,
                     "position": pos,
                     "title": pick(title),
                     "n": 0,
                     "seen": 0,
                     "sum": 0.0,
-                },
-            )
+                }
             entry["n"] += 1
             if value is not None:
                 entry["seen"] += 1

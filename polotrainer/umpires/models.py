@@ -73,8 +73,12 @@ class Attempt(models.Model):
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["user", "-created_at"]),
-            # Mastery reads each scenario's latest answers of one umpire.
-            models.Index(fields=["user", "scenario", "-created_at"], name="attempt_user_scenario"),
+            # One umpire's answers to one scenario since a moment, right or not, read from the
+            # index alone: a course's assignment progress counts them for a whole cohort.
+            models.Index(
+                fields=["user", "scenario", "-created_at", "correct"],
+                name="attempt_user_scenario_time",
+            ),
             models.Index(fields=["user", "day"], name="attempt_user_day"),
             models.Index(fields=["mode", "context_id"], name="attempt_context"),
         ]

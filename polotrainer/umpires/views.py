@@ -114,11 +114,13 @@ def login(request: Request) -> HttpResponse:
 @never_cache
 @require_http_methods(["GET", "POST"])
 def signup(request: Request) -> HttpResponse:
-    """Create an account; what was answered before moves into it.
+    """Create an account; what was answered before moves into it. A `next` (a course's join
+    link, say) is where the new umpire goes on to, as after logging in.
 
     Whether the email address is already registered is never shown: the account is created
     either way, and with mail configured the address gets a mail saying what happened.
     """
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
     form = SignupForm(request.POST or None)
     if request.method == "POST":
         address = client_ip(request) or "unknown"
@@ -131,7 +133,9 @@ def signup(request: Request) -> HttpResponse:
                     "Please try again later."
                 ),
             )
-            return render(request, "umpires/signup.html", {"form": form}, status=429)
+            return render(
+                request, "umpires/signup.html", {"form": form, "next": next_url}, status=429
+            )
         if form.is_valid():
             user = form.save()
             rates.record(SIGNUPS, address, rates.HOUR)
@@ -142,8 +146,8 @@ def signup(request: Request) -> HttpResponse:
             )
             _mail_new_account(request, user)
             messages.success(request, _("Welcome! Your account is ready."))
-            return _enter(request, user, reverse("umpires:dashboard"))
-    return render(request, "umpires/signup.html", {"form": form})
+            return _enter(request, user, next_url or reverse("umpires:dashboard"))
+    return render(request, "umpires/signup.html", {"form": form, "next": next_url})
 
 
 def _mail_new_account(request: Request, user: User) -> None:

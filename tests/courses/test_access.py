@@ -1,0 +1,88 @@
+"""The role x URL matrix of the course side: 0 leaks.
+
+Every course URL is opened (GET and POST) by an anonymous visitor, trainee A, trainee B of
+another cohort, instructor A, instructor B of another course, and staff. Who may not gets the
+login page, 403 or 404, sees none of side A's names or notes, and changes nothing.
+"""
+
+import pytest
+from django.urls import get_resolver, reverse
+
+from polotrainer.courses.models import (
+    Assignment,
+    AssignmentScenario,
+    Cohort,
+    Course,
+    InstructorRole,
+    Membership,
+    Observation,
+)
+from tests.courses.access import CASES, ROLES, SECRETS
+
+pytestmark = pytest.mark.django_db
+
+
+def snapshot():
+    """Everything a course URL could change."""
+    return (
+        list(Course.objects.values_list("pk", "title_en", "track", "year", "time_zone")),
+        list(Course.instructors.through.objects.values_list("course_id", "user_id")),
+        list(Cohort.objects.values_list("pk", "name", "join_code", "join_enabled", "max_trainees")),
+        list(Membership.objects.values_list("cohort_id", "user_id")),
+        list(Assignment.objects.values_list("pk", "questions", "due_on", "note")),
+        list(AssignmentScenario.objects.values_list("assignment_id", "scenario_id")),
+        list(Observation.objects.values_list("pk", "outcome", "notes")),
+        list(InstructorRole.objects.values_list("user_id")),
+    )
+
+
+def _user(world, role):
+    return None if role == "anonymous" else getattr(world, role)
+
+
+# What an allowed POST does is tested with its view; here every other pair is played.
+MATRIX = [
+    pytest.param(case, role, method, id=f"{case.id}-{role}-{method}")
+    for case in CASES
+    for role in ROLES
+    for method in case.methods
+    if not (method == "POST" and role in case.allowed)
+]
+
+
+@pytest.mark.parametrize(("case", "role", "method"), MATRIX)
+def test_access_matrix(client, world, case, role, method):
+    user = _user(world, role)
+    if user is not None:
+        client.force_login(user)
+    url = reverse(f"courses:{case.name}", args=case.args(world))
+    allowed = role in case.allowed
+    before = snapshot()
+    response = client.get(url) if method == "GET" else client.post(url, case.extra)
+    if allowed:
+        assert response.status_code == case.ok
+        return
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    text = body.decode()
+    if role == "anonymous":
+        assert response.status_code == 302
+        assert response["Location"].startswith("/it/account/login/?next=")
+    else:
+        assert response.status_code in {403, 404, 405}
+    for secret in SECRETS:
+        assert secret not in text
+    assert snapshot() == before
+
+
+def test_every_course_url_is_in_the_matrix():
+    """A new course URL fails here until the table says who may open it."""
+    _prefix, courses = get_resolver().namespace_dict["courses"]
+    found = {name for name in courses.reverse_dict if isinstance(name, str)}
+    assert found == {case.name for case in CASES}
+
+
+def test_the_world_is_what_the_matrix_expects(world):
+    """The denials above mean something only if side A holds what SECRETS names."""
+    assert world.cohort_a.name == "Cohort A"
+    assert world.observation_a.notes == "Secret note about Alice"
+    assert world.trainee_a.profile.display_name == "Alice Allieva"
