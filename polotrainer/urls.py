@@ -4,6 +4,9 @@ from django.conf.urls.i18n import i18n_patterns
 from django.urls import URLPattern, URLResolver, include, path
 
 from polotrainer import views
+from polotrainer.web import converters
+
+converters.register()
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("healthz", views.healthz, name="healthz"),
