@@ -133,18 +133,18 @@ def build_questions(
 ) -> list[Question]:
     """The questions of a scenario's entry, for one variant's facts (players come from them)
     and its ruling (an order question offers the steps the ruling puts in order)."""
-    ruling_schema = _ruling_schema(kind)
+    schema = ruling_schema(kind)
     questions = []
     for entry in data.get("question", []):
         field = entry["ask"]
-        qtype = QUESTION_TYPES[ruling_schema[field]["type"]]
+        qtype = QUESTION_TYPES[schema[field]["type"]]
         questions.append(
             Question(
                 id=entry["id"],
                 ask=field,
                 type=qtype,
                 prompt=entry["prompt"],
-                options=_options(kind, field, qtype, entry, ruling_schema[field], facts, ruling),
+                options=_options(kind, field, qtype, entry, schema[field], facts, ruling),
                 tolerance=float(entry.get("tolerance", DEFAULT_TOLERANCE.get(qtype, 0.0))),
             )
         )
@@ -179,7 +179,8 @@ def _options(
 
 
 @cache
-def _ruling_schema(kind: str) -> Mapping[str, Any]:
+def ruling_schema(kind: str) -> Mapping[str, Any]:
+    """The engine's schema of a kind's ruling fields (cached: it never changes)."""
     return describe(kind)["ruling"]
 
 

@@ -14,6 +14,7 @@ No answer key exists: the right answer is whatever the engine rules for the vari
 variant frozen elsewhere (an exam attempt) can be posed again exactly as it was ruled then.
 """
 
+import json
 import random
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -29,11 +30,19 @@ from polotrainer.rules import Point
 from scenarios import diagram
 from scenarios.glossary_links import link_terms
 from scenarios.localize import pick
-from scenarios.questions import AnswerError, Question, QuestionType, build_questions
+from scenarios.questions import (
+    QUESTION_TYPES,
+    AnswerError,
+    Question,
+    QuestionType,
+    build_questions,
+    ruling_enum,
+    ruling_schema,
+)
 from scenarios.spec import Param, ScenarioSpec, spec_of
 from scenarios.texts import SectionText, glossary_terms, section_texts
 from scenarios.variants import Variant, VariantError, make_variant, variant_with
-from scenarios.vocabulary import reason_text
+from scenarios.vocabulary import enum_label, player_label, reason_text
 
 __all__ = [
     "AnswerError",
@@ -537,6 +546,53 @@ def answer_text(posed: Posed, question: PosedQuestion, value: Any) -> str:
             case QuestionType.PLACE:
                 return place_text(value, diagram.bounds(posed.variant.facts)[0])
         return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def recorded_text(spec: ScenarioSpec, question: str, value: Any, lang: str) -> str:
+    """A recorded answer (the trainee's or the engine's, as stored) in words, without making
+    the variant again: for the history, its export and statistics, which never re-rule."""
+    entry = next((q for q in spec.questions if q.id == question), None)
+    if entry is None or value is None:
+        return "" if value is None else json.dumps(value, ensure_ascii=False)
+    try:
+        qtype = QUESTION_TYPES[ruling_schema(spec.kind)[entry.ask]["type"]]
+    except (KeyError, ValueError):  # a kind or a field the engine no longer has
+        return json.dumps(value, ensure_ascii=False)
+    try:
+        return _recorded_text(spec, entry.ask, qtype, value, lang)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        # A stored answer whose shape the content no longer has: show it as stored.
+        return json.dumps(value, ensure_ascii=False)
+
+
+def _recorded_text(spec: ScenarioSpec, ask: str, qtype: QuestionType, value: Any, lang: str) -> str:
+    with translation.override(lang):
+        if qtype in {QuestionType.CHOICE, QuestionType.MULTI, QuestionType.ORDER}:
+            enum = ruling_enum(spec.kind, ask)
+
+            def label(v: Any) -> str:
+                try:
+                    return pick(enum_label(enum, str(v)), lang)
+                except KeyError:
+                    return str(v)
+
+            if qtype == QuestionType.CHOICE:
+                return label(value)
+            if qtype == QuestionType.ORDER:
+                return " → ".join(f"{n}. {label(v)}" for n, v in enumerate(value, start=1))
+            return ", ".join(label(v) for v in value) or _("none")
+        if qtype == QuestionType.BOOL:
+            return _("Yes") if value else _("No")
+        if qtype == QuestionType.PLAYERS:
+            return ", ".join(pick(player_label({"id": v}), lang) for v in value) or _("none")
+        if qtype == QuestionType.PLACE and isinstance(value, Mapping):
+            return place_text(value, _half_length(spec))
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _half_length(spec: ScenarioSpec) -> float:
+    length = (spec.data.get("facts", {}).get("field") or {}).get("length")
+    return float(length) / 2 if isinstance(length, int | float) else 150.0
 
 
 def place_text(value: Mapping[str, float], half_length: float) -> str:

@@ -29,7 +29,7 @@ def main() -> None:
         entry.msgstr, entry.msgstr_plural = other.msgstr, dict(other.msgstr_plural)
         if "fuzzy" in entry.flags:
             entry.flags.remove("fuzzy")
-            entry.previous_msgid = entry.previous_msgid_plural = None
+            entry.previous_msgid = entry.previous_msgid_plural = entry.previous_msgctxt = None
     ours.save()
     for entry in ours.untranslated_entries() + ours.fuzzy_entries():
         print("missing:", entry.msgctxt or "", repr(entry.msgid))

@@ -29,7 +29,7 @@ def main() -> None:
             entry.msgstr = text
         if "fuzzy" in entry.flags:
             entry.flags.remove("fuzzy")
-            entry.previous_msgid = entry.previous_msgid_plural = None
+            entry.previous_msgid = entry.previous_msgid_plural = entry.previous_msgctxt = None
     po.save()
     for entry in po.untranslated_entries() + po.fuzzy_entries():
         print("missing:", json.dumps(entry.msgid, ensure_ascii=False))

@@ -4,11 +4,8 @@ Every view here reads or writes only request.user's own rows: no URL carries ano
 id, so there is nothing of someone else's to ask for.
 """
 
-import csv
-import json
 import logging
 import smtplib
-from collections.abc import Iterator
 
 from django.conf import settings
 from django.contrib import messages
@@ -51,6 +48,7 @@ from polotrainer.umpires.progress import adopt_visitor_attempts
 from polotrainer.web import language as language_choice
 from polotrainer.web.htmx import render_fragment
 from polotrainer.web.requests import Request, UserRequest
+from scenarios.localize import current_language
 
 HISTORY_PAGE = 25
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -228,7 +226,7 @@ def delete_account(request: UserRequest) -> HttpResponse:
 def dashboard(request: UserRequest) -> HttpResponse:
     """Mastery, activity, streak, due reviews and the history, each from a fixed few queries."""
     page = _history_page(request)
-    rows = history.readable(page)
+    rows = history.readable(page, current_language())
     if request.htmx and request.htmx.target == "history":
         # The fragment's view builds only what the fragment shows.
         return render_fragment(
@@ -267,6 +265,8 @@ def _history_page(request: UserRequest) -> Page[Attempt]:
             "scenario__title_it",
             "scenario__title_en",
             "scenario__data",  # the words of the title and the question, in either language
+            "scenario__kind",
+            "scenario__version",
             *HISTORY_FIELDS,
         )
         .order_by("-created_at", "-pk")
@@ -274,42 +274,28 @@ def _history_page(request: UserRequest) -> Page[Attempt]:
     return Paginator(attempts, HISTORY_PAGE).get_page(request.GET.get("page"))
 
 
-HISTORY_FIELDS = ("seed", "question", "answer", "correct", "time_taken_ms", "mode", "created_at")
+HISTORY_FIELDS = (
+    "seed",
+    "question",
+    "answer",
+    "right_answer",
+    "correct",
+    "time_taken_ms",
+    "mode",
+    "context_label",
+    "created_at",
+)
 
 
 @login_required
 @require_safe
 def history_csv(request: UserRequest) -> StreamingHttpResponse:
-    """The umpire's own history as CSV (never anyone else's: there is no id to ask with)."""
-    rows = (
-        Attempt.objects.filter(user=request.user)
-        .order_by("created_at", "pk")
-        .values_list("scenario__slug", *HISTORY_FIELDS)
+    """The umpire's own history as CSV in their language: words a person reads, then the codes
+    (never anyone else's: there is no id to ask with). Streamed, oldest first."""
+    response = StreamingHttpResponse(
+        history.csv_lines(request.user.pk, current_language()),
+        content_type="text/csv; charset=utf-8",
     )
-
-    class Echo:
-        def write(self, value: str) -> str:
-            return value
-
-    writer = csv.writer(Echo())
-
-    def lines() -> Iterator[str]:
-        yield writer.writerow(["slug", *HISTORY_FIELDS])
-        for slug, seed, question, answer, correct, ms, mode, created in rows.iterator(2000):
-            yield writer.writerow(
-                [
-                    slug,
-                    seed,
-                    question,
-                    json.dumps(answer, ensure_ascii=False),
-                    "true" if correct else "false",
-                    "" if ms is None else ms,
-                    mode,
-                    created.isoformat(),
-                ]
-            )
-
-    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="polotrainer-history.csv"'
     return response
 

@@ -32,9 +32,7 @@ def test_bob_has_nothing_to_review_from_alices_schedule(client, other_trainee, a
 def test_bobs_csv_has_only_its_header(client, trainee, other_trainee, alices_history):
     client.force_login(other_trainee)
     body = b"".join(client.get(f"/en/me/history.csv?user={trainee.pk}").streaming_content)
-    assert body.decode().strip().splitlines() == [
-        "slug,seed,question,answer,correct,time_taken_ms,mode,created_at"
-    ]
+    assert len(body.decode().strip().splitlines()) == 1  # the header alone
 
 
 @pytest.mark.parametrize("path", ["/en/me/1/", "/en/me/history/1/", "/en/account/1/"])
