@@ -115,6 +115,8 @@ INSTALLED_APPS = [
     "polotrainer.umpires",
     "polotrainer.practice",
     "polotrainer.courses",
+    "polotrainer.certificates",
+    "polotrainer.clinics",
 ]
 
 MIDDLEWARE = [

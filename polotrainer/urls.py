@@ -20,6 +20,8 @@ urlpatterns += i18n_patterns(
     path("", include("polotrainer.umpires.urls")),
     path("", include("polotrainer.practice.urls")),
     path("", include("polotrainer.courses.urls")),
+    path("", include("polotrainer.certificates.urls")),
+    path("", include("polotrainer.clinics.urls")),
     prefix_default_language=True,
 )
 

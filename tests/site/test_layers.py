@@ -23,11 +23,16 @@ LAYERS = {
     "polotrainer.practice": 3,
     "polotrainer.courses": 3,
     "polotrainer.clinics": 3,
+    "polotrainer.certificates": 3,
     "polotrainer": 4,
 }
 #: The one sideways arrow: a clinic may be run by a course's instructor, from a cohort's
 #: assignment (never through another app's views).
-SIDEWAYS = {("polotrainer.clinics", "polotrainer.courses")}
+SIDEWAYS = {
+    ("polotrainer.clinics", "polotrainer.courses"),
+    # A certificate names the course it certifies and is issued when a course's exam is passed.
+    ("polotrainer.certificates", "polotrainer.courses"),
+}
 
 
 def package_of(module: str) -> str | None:
