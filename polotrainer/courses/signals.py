@@ -1,9 +1,14 @@
 """What the courses app tells other apps, so they can act without the courses app importing them.
 
-- `exam_passed(sender=ExamAttempt, attempt=...)`: an attempt was submitted (or auto-submitted,
-  or re-graded) and passed. Sent after the transaction commits.
-- `exam_pass_withdrawn(sender=ExamAttempt, attempt=..., reason=...)`: a re-grade turned a pass
-  into a fail; `reason` is a short text in the instructor's words (or the re-grade's summary).
+Both are sent after the transaction that decided them commits, with plain values only, so a
+receiver needs no exam model:
+
+- `exam_passed(sender=<exam attempt class>, attempt_id, user, course, cohort, exam_title,
+  score_percent, passed_at)`: an attempt was submitted (by the trainee, at its deadline or by a
+  re-grade) and passed. `user` is the trainee (a User), `course` and `cohort` the course's rows,
+  `score_percent` a float 0-100, `passed_at` the attempt's finish time (aware datetime).
+- `exam_pass_withdrawn(sender=<exam attempt class>, attempt_id, reason)`: a re-grade turned that
+  pass into a fail; `reason` says so in words (e.g. "Re-graded on 2026-12-01: 93% < 95%").
 """
 
 from django.dispatch import Signal
