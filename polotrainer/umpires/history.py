@@ -12,8 +12,12 @@ import csv
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
+from django.db import connections
+from django.db.models import QuerySet, TextField
+from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -42,6 +46,7 @@ class Words:
         self._specs: dict[int, ScenarioSpec] = {}
         self._texts: dict[tuple[int, str, str], str] = {}
         self._variants: dict[tuple[int, int], Variant | None] = {}
+        self._prompts: dict[tuple[int, int, str], str] = {}
 
     def spec(self, scenario: Scenario) -> ScenarioSpec:
         if scenario.pk not in self._specs:
@@ -54,6 +59,12 @@ class Words:
         return self._render(scenario, seed, texts)
 
     def prompt(self, scenario: Scenario, seed: int, question: str) -> str:
+        key = (scenario.pk, seed, question)
+        if key not in self._prompts:
+            self._prompts[key] = self._prompt(scenario, seed, question)
+        return self._prompts[key]
+
+    def _prompt(self, scenario: Scenario, seed: int, question: str) -> str:
         spec = self.spec(scenario)
         entry = next((q for q in spec.questions if q.id == question), None)
         # A question since removed from the content keeps its id: better than nothing.
@@ -77,8 +88,9 @@ class Words:
         except (KeyError, ValueError):  # a placeholder the variant no longer has, or malformed
             return text
 
-    def answer(self, scenario: Scenario, question: str, value: Any) -> str:
-        key = (scenario.pk, question, json.dumps(value, sort_keys=True))
+    def answer(self, scenario: Scenario, question: str, value: Any, text: str = "") -> str:
+        """`value` in words; `text`, its JSON if the caller has it, spares encoding it again."""
+        key = (scenario.pk, question, text or json.dumps(value, sort_keys=True))
         if key not in self._texts:
             self._texts[key] = recorded_text(self.spec(scenario), question, value, self.lang)
         return self._texts[key]
@@ -99,19 +111,34 @@ def readable(attempts: Iterable[Attempt], lang: str) -> list[Row]:
     ]
 
 
-class _Echo:
-    def write(self, value: str) -> str:
-        return value
+class _Lines:
+    """A file for csv.writer that gathers lines, so the response streams chunks, not rows."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def write(self, value: str) -> None:
+        self.lines.append(value)
+
+    def take(self) -> str:
+        text, self.lines = "".join(self.lines), []
+        return text
+
+
+CSV_CHUNK = 1000  # rows per chunk of the streamed response
 
 
 def csv_lines(user_id: int, lang: str) -> Iterator[str]:
-    """The umpire's whole history as CSV lines, oldest first: the words a person reads, then the
-    codes a tool reads. Scenarios are read once; answers stream in chunks."""
-    writer = csv.writer(_Echo())
+    """The umpire's whole history as CSV, oldest first: the words a person reads, then the codes
+    a tool reads. Scenarios are read once; answers are read in chunks and written in chunks of
+    lines; each JSON value, title and answer in words is worked out once however often it
+    recurs."""
+    out = _Lines()
+    writer = csv.writer(out)
     words = Words(lang)
     scenarios = {s.pk: s for s in Scenario.objects.all()}
-    modes = dict(Mode.choices)
-    yield "\ufeff" + writer.writerow(
+    modes = {value: str(label) for value, label in Mode.choices}
+    writer.writerow(
         [
             _("Date"),
             _("Where"),
@@ -133,48 +160,108 @@ def csv_lines(user_id: int, lang: str) -> Iterator[str]:
             "created_at",
         ]
     )
+    yield "\ufeff" + out.take()
     right_word, wrong_word = _("right"), _("wrong")
-    rows = (
-        Attempt.objects.filter(user_id=user_id)
-        .order_by("created_at", "pk")
-        .values_list(
+    # The JSON columns as the database's text: decoded once per distinct value, not per row.
+    rows = _raw_rows(
+        Attempt.objects.filter(user_id=user_id).annotate(
+            given_text=Cast("answer", TextField()), right_text=Cast("right_answer", TextField())
+        ),
+        (
             "scenario_id",
             "seed",
             "question",
-            "answer",
-            "right_answer",
+            "given_text",
+            "right_text",
             "correct",
             "time_taken_ms",
             "mode",
             "context_label",
             "content_version",
-            "created_at",
-        )
+        ),
     )
+    decoded: dict[str, tuple[Any, str]] = {}
+
+    def decode(raw: str) -> tuple[Any, str]:
+        if raw not in decoded:
+            value = json.loads(raw)
+            decoded[raw] = (value, json.dumps(value, ensure_ascii=False))
+        return decoded[raw]
+
+    titles: dict[tuple[int, int], tuple[str, str, str, str]] = {}
     zone = timezone.get_current_timezone()
-    for sid, seed, question, given, right, correct, ms, mode, label, version, at in rows.iterator(
-        5000
-    ):
+    for n, (
+        at,
+        sid,
+        seed,
+        question,
+        given_raw,
+        right_raw,
+        correct,
+        ms,
+        mode,
+        label,
+        version,
+    ) in enumerate(rows, 1):
         scenario = scenarios[sid]
-        yield writer.writerow(
-            [
-                at.astimezone(zone).strftime("%Y-%m-%d %H:%M"),
-                label or str(modes.get(mode, mode)),
+        key = (sid, seed)
+        if key not in titles:
+            titles[key] = (
                 scenario.data.get("section", ""),
                 words.title(scenario, seed),
+                scenario.slug,
+                str(seed),
+            )
+        section, title, slug, seed_text = titles[key]
+        given, given_json = decode(given_raw)
+        right, right_json = decode(right_raw) if right_raw not in (None, "null") else (None, "")
+        local = at.astimezone(zone)
+        writer.writerow(
+            [
+                f"{local:%Y-%m-%d %H:%M}",
+                label or modes.get(mode, mode),
+                section,
+                title,
                 words.prompt(scenario, seed, question),
-                words.answer(scenario, question, given),
-                words.answer(scenario, question, right) if right is not None else "",
+                words.answer(scenario, question, given, given_json),
+                "" if right is None else words.answer(scenario, question, right, right_json),
                 right_word if correct else wrong_word,
                 "" if ms is None else f"{ms / 1000:.1f}",
-                scenario.slug,
-                seed,
+                slug,
+                seed_text,
                 question,
-                json.dumps(given, ensure_ascii=False),
-                "" if right is None else json.dumps(right, ensure_ascii=False),
+                given_json,
+                right_json,
                 "true" if correct else "false",
                 mode,
                 version,
                 at.isoformat(),
             ]
         )
+        if n % CSV_CHUNK == 0:
+            yield out.take()
+    yield out.take()
+
+
+RAW_CHUNK = 5000
+
+
+def _raw_rows(attempts: QuerySet[Attempt], fields: tuple[str, ...]) -> Iterator[tuple[Any, ...]]:
+    """(created_at, *fields) of the attempts, oldest first, as the database driver gives them
+    (JSON as its text, no per-value converters), through the cursor `.iterator()` uses (a
+    server-side one on PostgreSQL), RAW_CHUNK rows at a time: memory stays flat and the first
+    rows leave before the last are read."""
+    page = attempts.order_by("created_at", "pk").values_list("created_at", *fields)
+    sql, params = page.query.sql_with_params()
+    with connections[page.db].chunked_cursor() as cursor:
+        cursor.execute(sql, params)
+        while chunk := cursor.fetchmany(RAW_CHUNK):
+            for row in chunk:
+                yield (_moment(row[0]), *row[1:])
+
+
+def _moment(value: datetime | str) -> datetime:
+    """A stored time as an aware datetime (SQLite hands back its UTC text)."""
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+    return datetime.fromisoformat(value).replace(tzinfo=UTC)
