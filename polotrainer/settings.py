@@ -231,6 +231,7 @@ LOGIN_USERNAME_LIMIT = envint("LOGIN_USERNAME_LIMIT", 20)
 LOGIN_SPRAY_LIMIT = envint("LOGIN_SPRAY_LIMIT", 30)
 # Sign-ups from one address in an hour: a room of 60 behind one router gets through.
 SIGNUP_LIMIT = envint("SIGNUP_LIMIT", 100)
+JOIN_GUESS_LIMIT = envint("JOIN_GUESS_LIMIT", 30)  # wrong join codes from one address an hour
 
 # Mail (Django 6.1 MAILERS): the console in development; SMTP in production. The site sends mail
 # only when EMAIL_HOST is set (or in development): without it, password reset says it is not

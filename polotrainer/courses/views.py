@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -46,6 +47,8 @@ from polotrainer.courses.models import (
     Observation,
 )
 from polotrainer.courses.roles import instructor_required, is_instructor, staff_required
+from polotrainer.throttle import rates
+from polotrainer.throttle.addresses import client_ip
 from polotrainer.web.htmx import render_fragment
 from polotrainer.web.requests import Request, UserRequest
 from scenarios.models import Rule, Section
@@ -217,10 +220,17 @@ def join_path(code: str) -> str:
 def join(request: Request) -> HttpResponse:
     """Type a join code; a good one leads to the cohort's join page, a bad one says why."""
     form = JoinForm(request.POST or None)
+    if request.method == "POST" and not _may_guess(request):
+        form.is_valid()
+        form.add_error("code", str(TOO_MANY_GUESSES))
+        return render_fragment(
+            request, "courses/join.html", {"form": form}, fragments=("join-form",), status=429
+        )
     if request.method == "POST" and form.is_valid():
         try:
             cohort = enrolment.find(form.cleaned_data["code"])
         except enrolment.JoinError as exc:
+            _count_guess(request, exc.code)
             form.add_error("code", str(JOIN_ERRORS[exc.code]))
             context = {"form": form, "error_code": exc.code}
             return render_fragment(
@@ -242,9 +252,13 @@ def join(request: Request) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def join_code(request: Request, code: str) -> HttpResponse:
     """The join link: who teaches, what they will see; join (after logging in or signing up)."""
+    if not _may_guess(request):
+        context = {"form": JoinForm(initial={"code": code[:20]}), "error": TOO_MANY_GUESSES}
+        return render(request, "courses/join.html", context, status=429)
     try:
         cohort = enrolment.find(code)
     except enrolment.JoinError as exc:
+        _count_guess(request, exc.code)
         context = {"form": JoinForm(initial={"code": code[:20]}), "error_code": exc.code}
         context["error"] = JOIN_ERRORS[exc.code]
         return render(request, "courses/join.html", context, status=404)
@@ -268,6 +282,25 @@ def join_code(request: Request, code: str) -> HttpResponse:
         )
         return redirect("courses:mine")
     return render(request, "courses/join_cohort.html", _invite(request, cohort))
+
+
+JOIN_GUESSES = "join-code-guess"
+TOO_MANY_GUESSES = gettext_lazy(
+    "Too many wrong codes were typed from this network in the last hour. Check the code with "
+    "your instructor and try again later."
+)
+
+
+def _may_guess(request: Request) -> bool:
+    """Whether this address may try one more code: JOIN_GUESS_LIMIT wrong codes an hour make
+    the 244 million codes unguessable while a room behind one address mistypes in peace."""
+    address = client_ip(request) or "unknown"
+    return rates.allowed(JOIN_GUESSES, address, settings.JOIN_GUESS_LIMIT, rates.HOUR)
+
+
+def _count_guess(request: Request, error: str) -> None:
+    if error == "unknown":
+        rates.record(JOIN_GUESSES, client_ip(request) or "unknown", rates.HOUR)
 
 
 def _invite(request: Request, cohort: Cohort) -> dict[str, Any]:

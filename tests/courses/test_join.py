@@ -240,3 +240,26 @@ def test_a_removed_trainee_loses_the_cohort_at_once(client, cohort):
     client.force_login(alice)
     assert client.get(f"/en/courses/cohort/{cohort.pk}/me/").status_code == 404
     assert "Spring" not in client.get("/en/courses/").content.decode()
+
+
+def test_guessing_codes_is_stopped_after_the_limit_and_a_good_code_waits_too(
+    client, cohort, settings
+):
+    settings.JOIN_GUESS_LIMIT = 3
+    for guess in ("AAAAAA", "BBBBBB", "CCCCCC"):
+        assert client.post("/en/courses/join/", {"code": guess}).status_code == 400
+    refused = client.post("/en/courses/join/", {"code": cohort.join_code})
+    assert refused.status_code == 429
+    assert "Too many wrong codes" in refused.content.decode()
+    # The link form of a code is the same guess and is refused the same way, in Italian too.
+    linked = client.get("/it/courses/join/DDDDDD/")
+    assert linked.status_code == 429 and "Troppi codici sbagliati" in linked.content.decode()
+    assert not Membership.objects.exists()
+
+
+def test_mistyped_codes_that_stay_under_the_limit_still_join(client, cohort, settings):
+    settings.JOIN_GUESS_LIMIT = 3
+    client.force_login(person("alice"))
+    for guess in ("AAAAAA", "BBBBBB"):
+        client.post("/en/courses/join/", {"code": guess})
+    assert client.post("/en/courses/join/", {"code": cohort.join_code}).status_code == 302
