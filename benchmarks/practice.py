@@ -19,8 +19,10 @@ For each database, on a fresh database with the bundled content loaded:
 """
 
 import argparse
+import cProfile
 import json
 import os
+import pstats
 import shutil
 import socket
 import statistics
@@ -160,6 +162,10 @@ def _right_form(posed) -> dict[str, object]:
             form[q.name] = "true" if right else "false"
         elif q.type in {"multi", "players"}:
             form[q.name] = list(right)
+        elif q.type == "order":
+            place = {step: n for n, step in enumerate(right, start=1)}
+            for option in q.options:
+                form[f"{q.name}-{option.value}"] = str(place[option.value])
         else:
             form[q.name] = str(right)
     return form
@@ -230,13 +236,20 @@ def _in_process(data: dict, args: argparse.Namespace) -> dict:
     # Warm up every path once (imports, template loading), answering with a spare question.
     for _kind, environ in _round(cookie, slugs[0], seed, answers[0]):
         _call(handler, environ)
+    profiler = cProfile.Profile() if args.profile else None
     for i, answer in enumerate(answers[1:]):
         seed += 1
         for kind, environ in _round(cookie, slugs[i % len(slugs)], seed, answer):
+            if profiler and kind == "answer":
+                profiler.enable()
             began = time.perf_counter()
             status = _call(handler, environ)
             samples[kind].append(time.perf_counter() - began)
+            if profiler and kind == "answer":
+                profiler.disable()
             assert status.startswith("200"), (kind, status)
+    if profiler:
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(40)
     medians = {k: statistics.median(v) * 1000 for k, v in samples.items()}
     return {
         "n": len(samples["answer"]),
@@ -346,8 +359,8 @@ function request()
   }, body)
 end
 function done(summary, latency, requests)
-  io.write(string.format("RESULT %d %d %d\\n", summary.requests,
-    summary.errors.status, #lines * #threads))
+  -- done() runs in wrk's main state, where init() never ran: the parent counts the file.
+  io.write(string.format("RESULT %d %d\\n", summary.requests, summary.errors.status))
 end
 """
 
@@ -417,7 +430,10 @@ def wrk(url: str, args: argparse.Namespace, *extra: str, env=None) -> dict:
         elif parts and parts[0] in {"50%", "90%", "99%"}:
             result[parts[0]] = parts[1]
         elif line.startswith("RESULT"):
-            result["sent"], result["bad_status"], result["prepared"] = map(int, parts[1:4])
+            result["sent"], result["bad_status"] = map(int, parts[1:3])
+            answers_file = env.get("ANSWERS_FILE")
+            if answers_file:
+                result["prepared"] = len(Path(answers_file).read_text().splitlines())
         elif "Non-2xx or 3xx responses" in line:
             result["non2xx"] = int(parts[-1])
     return result
@@ -438,6 +454,7 @@ def run_database(db: str, args: argparse.Namespace) -> None:
             str(requests_file),
             "--floor-cookie",
             str(floor_cookie),
+            *(["--profile"] if args.profile else []),
         ],
         env=env,
         cwd=ROOT,
@@ -503,6 +520,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--profile", action="store_true", help="print where the in-process answers spend time"
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     parser.add_argument("--requests-file", help=argparse.SUPPRESS)
