@@ -31,6 +31,7 @@ os.environ["DATABASE_URL"] = (
     os.environ.get("BENCH_DATABASE_URL") or f"sqlite:///{TMP}/bench.sqlite3"
 )
 os.environ.setdefault("SECRET_KEY", "benchmark-only")
+os.environ.setdefault("DEPLOY_PROFILE", "lan")  # plain HTTP: the test client asks for http://
 os.environ.setdefault("ALLOWED_HOSTS", "testserver")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "polotrainer.settings")
 
