@@ -23,9 +23,10 @@ from django.utils.translation import gettext as _
 
 from polotrainer.umpires.models import Attempt, Mode
 from scenarios.localize import pick
-from scenarios.models import Scenario
+from scenarios.models import Scenario, citation
 from scenarios.quiz import recorded_text
 from scenarios.spec import ScenarioSpec, spec_of
+from scenarios.texts import section_titles
 from scenarios.variants import Variant, make_variant
 
 
@@ -138,6 +139,10 @@ def csv_lines(user_id: int, lang: str) -> Iterator[str]:
     words = Words(lang)
     scenarios = {s.pk: s for s in Scenario.objects.all()}
     modes = {value: str(label) for value, label in Mode.choices}
+    sections = {
+        ref: f"{citation(ref)} {title.pick(lang)}".strip()
+        for ref, title in section_titles().items()
+    }
     writer.writerow(
         [
             _("Date"),
@@ -207,7 +212,7 @@ def csv_lines(user_id: int, lang: str) -> Iterator[str]:
         key = (sid, seed)
         if key not in titles:
             titles[key] = (
-                scenario.data.get("section", ""),
+                sections.get(scenario.data.get("section", ""), scenario.data.get("section", "")),
                 words.title(scenario, seed),
                 scenario.slug,
                 str(seed),

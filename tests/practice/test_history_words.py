@@ -18,3 +18,6 @@ def test_csv_speaks_the_language_asked_and_says_answers_in_words(client, scenari
     assert english["Your answer"] and "_" not in english["Your answer"]  # words, not codes
     assert english["The right answer"] != english["Your answer"]
     assert italian["Esito"] == "sbagliata"
+    # The section as people cite it, with its title: never a code like "3.summary".
+    assert any(c.isalpha() for c in english["Section"].split(" ", 1)[-1])
+    assert " " in italian["Sezione"] and italian["Sezione"] != english["Section"]
