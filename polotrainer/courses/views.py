@@ -221,10 +221,9 @@ def join(request: Request) -> HttpResponse:
     """Type a join code; a good one leads to the cohort's join page, a bad one says why."""
     form = JoinForm(request.POST or None)
     if request.method == "POST" and not _may_guess(request):
-        form.is_valid()
-        form.add_error("code", str(TOO_MANY_GUESSES))
+        context = {"form": JoinForm(), "error": TOO_MANY_GUESSES}
         return render_fragment(
-            request, "courses/join.html", {"form": form}, fragments=("join-form",), status=429
+            request, "courses/join.html", context, fragments=("join-form",), status=429
         )
     if request.method == "POST" and form.is_valid():
         try:

@@ -263,3 +263,13 @@ def test_mistyped_codes_that_stay_under_the_limit_still_join(client, cohort, set
     for guess in ("AAAAAA", "BBBBBB"):
         client.post("/en/courses/join/", {"code": guess})
     assert client.post("/en/courses/join/", {"code": cohort.join_code}).status_code == 302
+
+
+def test_a_refused_guess_answers_htmx_with_the_form_saying_why(client, cohort, settings):
+    settings.JOIN_GUESS_LIMIT = 0
+    response = client.post(
+        "/en/courses/join/", {}, headers={"HX-Request": "true", "HX-Target": "join-form"}
+    )
+    assert response.status_code == 429
+    html = response.content.decode()
+    assert html.lstrip().startswith('<form id="join-form"') and "Too many wrong codes" in html
