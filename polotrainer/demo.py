@@ -57,7 +57,7 @@ from polotrainer.courses.models import (
     Track,
 )
 from polotrainer.umpires import review
-from polotrainer.umpires.models import Attempt, Profile
+from polotrainer.umpires.models import Attempt, Profile, ScenarioProgress
 from polotrainer.umpires.progress import (
     PRACTICE,
     REVIEW,
@@ -122,7 +122,7 @@ TRAINEES = (
         skill=0.74,
         weak={37: -0.12},
         days_practised=0.5,
-        reviews=6,
+        reviews=10,
         joined_days_ago=33,
         started_days_ago=33,
         plan={"past": ("late", 12), "current": ("set", 6)},
@@ -135,7 +135,7 @@ TRAINEES = (
         skill=0.66,
         weak={21: -0.1},
         days_practised=0.45,
-        reviews=6,
+        reviews=12,
         joined_days_ago=30,
         started_days_ago=30,
         plan={"past": ("set", 12)},
@@ -361,9 +361,8 @@ class Trainee:
         for start in self.sessions():
             at = start
             for _ in range(self.account.reviews):  # reviews due first, as the home page asks
-                due = review.next_review(self.user, now=at)
-                scenario = next((s for s in self.live if s.slug == due.slug), None)
-                if scenario is None or scenario.pk in self.avoided(at):
+                scenario = self.most_overdue(at)
+                if scenario is None:
                     break
                 at = self.answer(scenario, at, REVIEW)
             planned = self.rng.randint(4, 11)
@@ -372,11 +371,26 @@ class Trainee:
                 at = self.answer(self.pick(at), at, PRACTICE)
                 planned -= 1
 
+    def most_overdue(self, at: datetime) -> Scenario | None:
+        """The review the review page would serve at `at` (review.is_due, most overdue first),
+        leaving out the assignments the trainee leaves alone then."""
+        found = (
+            ScenarioProgress.objects.filter(user=self.user, due__isnull=False)
+            .filter(review.is_due(at))
+            .exclude(scenario_id__in=self.avoided(at))
+            .order_by("due")
+            .values_list("scenario_id", flat=True)
+            .first()
+        )
+        return next((s for s in self.live if s.pk == found), None)
+
     def sessions(self) -> Iterator[datetime]:
         """A session's start on the days practised, in the evening or at lunch, never later
-        than an hour ago; always one the day after each assignment's work is due to begin."""
+        than an hour ago; always one on the first day, and the day after each assignment's
+        work is due to begin."""
         now = timezone.localtime(self.demo.now)
-        begins = {
+        first = timezone.localdate(now) - timedelta(days=self.account.started_days_ago)
+        begins = {first} | {
             timezone.localdate(self.begins(key)) + timedelta(days=1)
             for key in self.account.plan
             if key in self.demo.assignments
