@@ -573,7 +573,11 @@ def holds_demo() -> list[str]:
     own is a real person and cannot stop the site. Without such usernames (production) this is
     one query and no password hashing.
     """
-    found = User.objects.filter(username__in=USERNAMES).values_list("username", "password")
+    found = (
+        User.objects.filter(username__in=USERNAMES)
+        .order_by("username")
+        .values_list("username", "password")
+    )
     return [name for name, encoded in found if check_password(PASSWORD, encoded)]
 
 
