@@ -150,6 +150,8 @@ def test_signed_in_an_instructor_sees_their_cohorts_and_the_gradebook(client, co
     assert "Section 3.a: 1 of 2 trainees done, due" in html
     assert 'href="/en/courses/new/"' in html
     assert "The site's staff give you the instructor role" not in html
+    # An instructor who does not practise is not told about reviews they never had.
+    assert 'class="due-reviews"' not in html
 
 
 def test_a_trainee_sees_no_cohorts_to_teach(client, course_story):
