@@ -1,4 +1,5 @@
-# polotrainer: `make run` serves the app on SQLite; `make test` checks everything.
+# polotrainer: `make run` serves the app on SQLite with the demo loaded; `make test` checks
+# everything.
 # Both create or update .venv first and are quick the second time.
 
 PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 python3; do \
@@ -29,6 +30,7 @@ messages: $(VENV)/.run
 run: $(VENV)/.run messages
 	$(DEV) $(PY) manage.py migrate --noinput
 	$(DEV) $(PY) manage.py content load
+	$(DEV) $(PY) manage.py demo --address http://127.0.0.1:8000/
 	$(DEV) $(PY) manage.py runserver 127.0.0.1:8000
 
 lint: $(VENV)/.dev

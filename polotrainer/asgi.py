@@ -14,5 +14,9 @@ try:
 
     application = get_asgi_application()
     require_compiled()
+    # After the app registry is ready: a database holding the demo is never served.
+    from polotrainer.demo import refuse_to_serve
+
+    refuse_to_serve()
 except ImproperlyConfigured as exc:
     sys.exit(f"polotrainer: {exc}")

@@ -1,39 +1,113 @@
 """Site-wide pages: home, health check, error pages."""
 
 import sys
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
 
+from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template import loader
 from django.templatetags.static import static
-from django.utils import translation
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext_lazy as _
 from django.views import i18n
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
-from polotrainer.courses.assignments import due_for
+from polotrainer import demo
+from polotrainer.courses.assignments import OVERDUE_SHOWN, due_for, progress
+from polotrainer.courses.models import Assignment, Cohort, Membership
+from polotrainer.courses.roles import is_instructor
 from polotrainer.umpires.models import Profile
-from polotrainer.umpires.review import due_count
+from polotrainer.umpires.review import due_now
 from scenarios.models import Rule
 
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    """What the app is, for whom, and where to start."""
+    """Signed out: where each kind of user starts. Signed in: what is due, then the starts."""
     rules = Rule.objects.annotate(
         scenario_count=Count("scenarios", filter=Q(scenarios__retired=False))
     )
-    context = {
+    context: dict[str, Any] = {
         "rules": rules,
-        "due_count": due_count(request.user),
-        # The umpires app knows nothing of courses: the site puts the two side by side.
-        "assignments_due": due_for(request.user),  # type: ignore[arg-type]
+        "clinic_join_url": _url_if_served("clinics:join"),
+        "demo_accounts": demo.ACCOUNTS if settings.DEBUG and demo.present() else (),
+        "demo_password": demo.PASSWORD,
     }
+    if request.user.is_authenticated:
+        context |= {
+            "reviews": due_now(request.user),
+            # The umpires app knows nothing of courses: the site puts the two side by side.
+            "assignments_due": due_for(request.user),
+            # Exams: the trainee's open exams, soonest closing first, each with a title, its
+            # course, a url and closes_at (the exams app provides them).
+            "exams_open": [],
+            "instructor": is_instructor(request.user),
+            "teaching": _teaching(request.user),
+        }
     return render(request, "home.html", context)
+
+
+def _url_if_served(name: str) -> str:
+    """The path of a named URL, or "" while no app serves it (a start not offered yet)."""
+    try:
+        return reverse(name)
+    except NoReverseMatch:
+        return ""
+
+
+@dataclass(frozen=True)
+class Teaching:
+    """A cohort an instructor teaches, with its assignments falling due around now and how
+    many of its trainees have done each."""
+
+    cohort: Cohort
+    trainees: int
+    due: list[tuple[Assignment, int, bool]]  # the assignment, trainees done, past due
+
+
+def _teaching(user: User) -> list[Teaching]:
+    """The cohorts an instructor teaches, newest first (a few: My courses lists them all)."""
+    if not is_instructor(user):
+        return []
+    cohorts = list(
+        Cohort.objects.filter(course__instructors=user)
+        .select_related("course")
+        .annotate(trainees=Count("memberships"))
+        .order_by("-course__year", "-created_at", "pk")[:TEACHING_SHOWN]
+    )
+    now = timezone.now()
+    due = list(
+        Assignment.objects.filter(
+            cohort__in=cohorts, due_at__gt=now - OVERDUE_SHOWN, due_at__lt=now + DUE_SOON
+        ).order_by("due_at", "pk")
+    )
+    members = Membership.objects.filter(cohort__in=cohorts).values_list("cohort_id", "user_id")
+    done = progress(due, sorted({user for _cohort, user in members}))
+    out = []
+    for cohort in cohorts:
+        theirs = [user for c, user in members if c == cohort.pk]
+        listed = [
+            (a, sum(done[(a.pk, user)].done for user in theirs), a.due_at <= now)
+            for a in due
+            if a.cohort_id == cohort.pk
+        ]
+        out.append(Teaching(cohort, cohort.trainees, listed))
+    return out
+
+
+#: How many cohorts the home page lists for an instructor.
+TEACHING_SHOWN = 6
+#: Assignments shown to their instructors from this long before they fall due.
+DUE_SOON = timedelta(days=14)
 
 
 @require_safe

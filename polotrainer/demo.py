@@ -1,0 +1,612 @@
+"""The demo: an instructor, a few trainees with weeks of history, a course they share.
+
+`manage.py demo` (development only) fills a database so that a first look at the site shows
+every user's journey: the trainees' dashboards and due reviews, the instructor's gradebook with
+assignments and observations. Nothing is typed by hand: every answer is a real variant posed by
+the quiz core (scenarios.quiz) from the bundled content, answered right or wrong by a seeded
+random draw from the trainee's skill, checked by the engine and recorded by
+`umpires.progress.record_answers` at a moment in the past weeks, oldest first, so the aggregates
+and the review schedule are exactly what the trainee would have if they had clicked it all.
+
+The demo's accounts open with a published password (`PASSWORD`, in the README and the
+command's output), so a database holding them must never be served to a room: `holds_demo()`
+is what the entry points ask (the `demo.E001` system check, gunicorn.conf.py's `on_starting`,
+wsgi.py and asgi.py), and they refuse to start with DEBUG off.
+
+The demo is made in parts (`PARTS`), each a function of the `Demo` being built that does its
+own share once (a second run finds it done and adds nothing):
+
+    people   the instructor (role granted) and the trainees, with profiles
+    course   a course, its cohort, the trainees enrolled weeks ago, two assignments (one past,
+             one due in a few days), observations
+    history  each trainee's answers over the past weeks, assignments included
+
+Exams, certificates and clinics plug in as parts of their own, added to PARTS after `history`:
+an exam part gives `demo.cohort` an exam and lets trainees answer it with `answers_for()` and
+`record_answers(..., Context(Mode.EXAM, attempt.pk))` (one passed, one failed); a certificate
+part issues the passed trainee's certificate; a clinic part makes one for `demo.instructor`,
+ready to start. Each may `demo.say(...)` a line for the command's output. Deleting the demo's
+accounts and their courses (`remove()`) takes their rows with them by cascade; a part whose rows
+would survive that adds their deletion to `remove()`.
+"""
+
+import hashlib
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.hashers import check_password
+from django.contrib.auth.models import User
+from django.core.checks import CheckMessage, Error, Tags, register
+from django.core.exceptions import ImproperlyConfigured
+from django.db import DatabaseError, transaction
+from django.utils import timezone
+
+from polotrainer.courses import assignments, codes, enrolment, roles
+from polotrainer.courses.models import (
+    Assignment,
+    Cohort,
+    Course,
+    Membership,
+    Observation,
+    Outcome,
+    Scope,
+    Track,
+)
+from polotrainer.umpires import review
+from polotrainer.umpires.models import Attempt, Profile, ScenarioProgress
+from polotrainer.umpires.progress import (
+    PRACTICE,
+    REVIEW,
+    Answer,
+    Answers,
+    Context,
+    Person,
+    record_answers,
+)
+from scenarios import quiz
+from scenarios.models import Rule, Scenario
+from scenarios.variants import MAX_SEED
+
+#: Every demo account opens with this password: it is published, on purpose.
+PASSWORD = "polo-demo-2026"  # noqa: S105 - published in the README, never a real account's
+
+
+@dataclass(frozen=True)
+class Account:
+    """A demo person; `skill` is the chance of a right answer, `weak` lowers it on rules."""
+
+    username: str
+    name: str
+    language: str
+    role: str = "trainee"
+    skill: float = 0.7
+    weak: Mapping[int, float] = field(default_factory=dict)
+    days_practised: float = 0.5  # share of days with a session
+    reviews: int = 4  # at most this many due reviews at the start of a session
+    joined_days_ago: int = 30
+    started_days_ago: int = 35
+    # How each assignment ("past", "current") is done: (when work starts, questions answered).
+    # "set": from the day it is set; "late": only after it fell due.
+    plan: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+    story: str = ""
+
+
+INSTRUCTOR = Account(
+    "demo-instructor",
+    "Giulia Ferri",
+    "it",
+    role="instructor",
+    story="teaches the demo course: cohort, gradebook, assignments, observations",
+)
+TRAINEES = (
+    Account(
+        "demo-anna",
+        "Anna Rossi",
+        "it",
+        skill=0.88,
+        days_practised=0.75,
+        reviews=10,
+        joined_days_ago=34,
+        started_days_ago=40,
+        plan={"past": ("set", 12), "current": ("set", 14)},
+        story="strong and steady: both assignments done on time",
+    ),
+    Account(
+        "demo-marco",
+        "Marco Bianchi",
+        "it",
+        skill=0.74,
+        weak={37: -0.12},
+        days_practised=0.5,
+        reviews=10,
+        joined_days_ago=33,
+        started_days_ago=33,
+        plan={"past": ("late", 12), "current": ("set", 6)},
+        story="the past assignment done late, the current one half done",
+    ),
+    Account(
+        "demo-sophie",
+        "Sophie Turner",
+        "en",
+        skill=0.66,
+        weak={21: -0.1},
+        days_practised=0.45,
+        reviews=12,
+        joined_days_ago=30,
+        started_days_ago=30,
+        plan={"past": ("set", 12)},
+        story="reads in English; the current assignment not started",
+    ),
+    Account(
+        "demo-luca",
+        "Luca Conti",
+        "it",
+        skill=0.5,
+        weak={3: -0.1, 37: -0.1},
+        days_practised=0.3,
+        reviews=1,
+        joined_days_ago=21,
+        started_days_ago=21,
+        plan={"current": ("set", 2)},
+        story="struggling: the past assignment missed, many reviews due",
+    ),
+)
+ACCOUNTS = (INSTRUCTOR, *TRAINEES)
+USERNAMES = tuple(a.username for a in ACCOUNTS)
+
+COURSE_TITLE = {"it": "Demo: corso arbitri", "en": "Demo: umpire course"}
+COHORT_NAME = "Demo"
+#: The assignments: rule, questions, days since set, days until due (negative: past due).
+ASSIGNMENTS = {
+    "past": (3, 12, 16, -5),
+    "current": (37, 14, 4, 3),
+}
+OBSERVATIONS = (
+    # trainee, days ago, game, outcome, rating, notes (in the trainee's language)
+    (
+        "demo-anna",
+        9,
+        "Coppa di Primavera, 8 goal, semifinale",
+        Outcome.RECOMMENDED,
+        "C1",
+        "Posizione sempre corretta; rigori eseguiti con decisione.",
+    ),
+    (
+        "demo-marco",
+        9,
+        "Coppa di Primavera, 8 goal, primo turno",
+        Outcome.SATISFACTORY,
+        "CU",
+        "Buon controllo del gioco; rivedere le posizioni sul Rigore 2.",
+    ),
+    (
+        "demo-sophie",
+        6,
+        "Club chukkers, 4 goal",
+        Outcome.SATISFACTORY,
+        "",
+        "Clear signals. Call the throw-in a little sooner.",
+    ),
+    (
+        "demo-luca",
+        6,
+        "Partita d'allenamento, 0 goal",
+        Outcome.NEEDS_WORK,
+        "",
+        "Fischia troppo tardi; ripassare la Regola 21.",
+    ),
+)
+
+
+@dataclass
+class Demo:
+    """What the parts made so far, for the parts after them, and what to tell the user."""
+
+    now: datetime
+    instructor: User | None = None
+    trainees: dict[str, User] = field(default_factory=dict)
+    course: Course | None = None
+    cohort: Cohort | None = None
+    assignments: dict[str, Assignment] = field(default_factory=dict)
+    lines: list[str] = field(default_factory=list)
+
+    def say(self, line: str) -> None:
+        self.lines.append(line)
+
+
+# --- the parts ---------------------------------------------------------------------------------
+
+
+def people(demo: Demo) -> None:
+    """The instructor (with the role) and the trainees, each with a profile and the password."""
+    for account in ACCOUNTS:
+        user = User.objects.filter(username=account.username).first()
+        if user is None:
+            user = User.objects.create_user(
+                account.username, f"{account.username}@example.org", PASSWORD
+            )
+            user.date_joined = demo.now - timedelta(days=account.started_days_ago + 1)
+            user.save(update_fields=["date_joined"])
+        Profile.objects.get_or_create(
+            user=user, defaults={"display_name": account.name, "language": account.language}
+        )
+        if account.role == "instructor":
+            roles.grant(user)
+            demo.instructor = user
+        else:
+            demo.trainees[account.username] = user
+
+
+def course(demo: Demo) -> None:
+    """The course, its cohort with the trainees, the assignments and the observations."""
+    instructor = demo.instructor
+    if instructor is None:
+        raise DemoError("the course part needs the people part first")
+    found = Course.objects.filter(created_by=instructor, title_en=COURSE_TITLE["en"]).first()
+    if found is None:
+        found = Course.objects.create(
+            title_it=COURSE_TITLE["it"],
+            title_en=COURSE_TITLE["en"],
+            track=Track.OUTDOOR,
+            year=timezone.localdate(demo.now).year,
+            time_zone=settings.TIME_ZONE,
+            created_by=instructor,
+            created_at=demo.now - timedelta(days=42),
+        )
+        found.instructors.add(instructor)
+    demo.course = found
+    cohort = found.cohorts.filter(name=COHORT_NAME).first()
+    if cohort is None:
+        cohort = Cohort(course=found, name=COHORT_NAME, created_at=demo.now - timedelta(days=40))
+        codes.give_new_code(cohort)
+    demo.cohort = cohort
+    for account in TRAINEES:
+        user = demo.trainees[account.username]
+        if not Membership.objects.filter(cohort=cohort, user=user).exists():
+            membership = enrolment.join(user, cohort)
+            membership.joined_at = demo.now - timedelta(days=account.joined_days_ago)
+            membership.save(update_fields=["joined_at"])
+    _assignments(demo, cohort, instructor)
+    if not Observation.objects.filter(cohort=cohort).exists():
+        for username, days, game, outcome, rating, notes in OBSERVATIONS:
+            Observation.objects.create(
+                cohort=cohort,
+                trainee=demo.trainees[username],
+                observer=instructor,
+                observed_on=timezone.localdate(demo.now) - timedelta(days=days),
+                game=game,
+                outcome=outcome,
+                rating=rating,
+                notes=notes,
+            )
+
+
+def _assignments(demo: Demo, cohort: Cohort, instructor: User) -> None:
+    """The past and the current assignment, set through the courses app as on the day they
+    were set: made due today, then moved to the dates they had (the app refuses a past date)."""
+    existing = list(cohort.assignments.order_by("created_at", "pk"))
+    if existing:
+        demo.assignments = dict(zip(ASSIGNMENTS, existing, strict=False))
+        return
+    course_ = cohort.course
+    today = assignments.today_in(course_)
+    for key, (rule_number, questions, set_ago, due_in) in ASSIGNMENTS.items():
+        made = assignments.create(
+            cohort,
+            scope=Scope.RULE,
+            rule=Rule.objects.get(number=rule_number),
+            questions=questions,
+            due_on=today,
+            by=instructor,
+        )
+        made.due_on = today + timedelta(days=due_in)
+        made.due_at = assignments.end_of(made.due_on, course_)
+        made.created_at = demo.now - timedelta(days=set_ago)
+        made.save(update_fields=["due_on", "due_at", "created_at"])
+        demo.assignments[key] = made
+
+
+def history(demo: Demo) -> None:
+    """Each trainee's answers over the past weeks, made by the engine, oldest first."""
+    live = list(Scenario.objects.live().order_by("pk"))
+    if not live:
+        raise DemoError("no scenarios: run `manage.py content load` first")
+    for account in TRAINEES:
+        user = demo.trainees[account.username]
+        if Attempt.objects.filter(user=user).exists():
+            continue
+        with transaction.atomic():
+            Trainee(account, user, demo, live).practise()
+
+
+#: The parts in the order they run. Exams, certificates and clinics go after `history`.
+PARTS: tuple[Callable[[Demo], None], ...] = (people, course, history)
+
+
+# --- a trainee's weeks -------------------------------------------------------------------------
+
+
+class DemoError(Exception):
+    """The demo cannot be made (no content loaded, DEBUG off)."""
+
+
+@dataclass
+class Trainee:
+    """One trainee living through their weeks: sessions on some evenings, reviews first, then
+    the assignment they are working on or free practice, each answer drawn from their skill."""
+
+    account: Account
+    user: User
+    demo: Demo
+    live: Sequence[Scenario]
+    seen: dict[int, int] = field(default_factory=dict)
+    owed: dict[str, int] = field(default_factory=dict)
+    counted: dict[str, int] = field(default_factory=dict)
+    count: int = 0
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(f"polotrainer-demo:{self.account.username}")
+        self.person = Person(user_id=self.user.pk)
+        self.owed = {key: goal for key, (_start, goal) in self.account.plan.items()}
+        self.asks = {
+            key: set(a.scenario_links.values_list("scenario_id", flat=True))
+            for key, a in self.demo.assignments.items()
+        }
+
+    def practise(self) -> None:
+        for start in self.sessions():
+            at = start
+            for _ in range(self.account.reviews):  # reviews due first, as the home page asks
+                scenario = self.most_overdue(at)
+                if scenario is None:
+                    break
+                at = self.answer(scenario, at, REVIEW)
+            planned = self.rng.randint(4, 11)
+            # An assignment begun is done in one sitting, as far as the plan goes.
+            while planned > 0 or any(self.working_on(k, at) for k in self.demo.assignments):
+                at = self.answer(self.pick(at), at, PRACTICE)
+                planned -= 1
+
+    def most_overdue(self, at: datetime) -> Scenario | None:
+        """The review the review page would serve at `at` (review.is_due, most overdue first),
+        leaving out the assignments the trainee leaves alone then."""
+        found = (
+            ScenarioProgress.objects.filter(user=self.user, due__isnull=False)
+            .filter(review.is_due(at))
+            .exclude(scenario_id__in=self.avoided(at))
+            .order_by("due")
+            .values_list("scenario_id", flat=True)
+            .first()
+        )
+        return next((s for s in self.live if s.pk == found), None)
+
+    def sessions(self) -> Iterator[datetime]:
+        """A session's start on the days practised, in the evening or at lunch, never later
+        than an hour ago; always one on the first day, and the day after each assignment's
+        work is due to begin."""
+        now = timezone.localtime(self.demo.now)
+        first = timezone.localdate(now) - timedelta(days=self.account.started_days_ago)
+        begins = {first} | {
+            timezone.localdate(self.begins(key)) + timedelta(days=1)
+            for key in self.account.plan
+            if key in self.demo.assignments
+        }
+        for days_ago in range(self.account.started_days_ago, -1, -1):
+            day = (now - timedelta(days=days_ago)).replace(second=0, microsecond=0)
+            drawn = self.rng.random() <= self.account.days_practised
+            hour = self.rng.choice([7, 13, 18, 20, 21, 21, 22])
+            start = day.replace(hour=hour, minute=self.rng.randrange(60))
+            if (drawn or day.date() in begins) and start < now - timedelta(hours=1):
+                yield start
+
+    def begins(self, key: str) -> datetime:
+        """When the trainee starts on assignment `key`: when it is set, or once it is late."""
+        assignment = self.demo.assignments[key]
+        late = self.account.plan.get(key, ("", 0))[0] == "late"
+        return assignment.due_at if late else assignment.created_at
+
+    def working_on(self, key: str, at: datetime) -> bool:
+        """Whether the trainee is doing assignment `key` at `at`, by their plan."""
+        return self.owed.get(key, 0) > 0 and at >= self.begins(key)
+
+    def pick(self, at: datetime) -> Scenario:
+        """A scenario of the assignment being worked on, if any (one not asked yet, if left);
+        else any scenario but those of assignments set and not being worked on, unless done."""
+        for key in self.demo.assignments:
+            if self.working_on(key, at):
+                chosen = [s for s in self.live if s.pk in self.asks[key]]
+                fresh = [s for s in chosen if s.pk not in self.seen] or chosen
+                return self.rng.choice(fresh)
+        avoided = self.avoided(at)
+        return self.rng.choice([s for s in self.live if s.pk not in avoided] or self.live)
+
+    def avoided(self, at: datetime) -> set[int]:
+        """The scenarios the trainee leaves alone at `at`, so that each assignment ends as the
+        plan says: those of assignments set, unfinished and not being worked on."""
+        out: set[int] = set()
+        for key, assignment in self.demo.assignments.items():
+            unfinished = self.counted.get(key, 0) < assignment.questions
+            if at >= assignment.created_at and unfinished and not self.working_on(key, at):
+                out |= self.asks[key]
+        return out
+
+    def answer(self, scenario: Scenario, at: datetime, context: Context) -> datetime:
+        """Pose a fresh variant, answer it, record it at `at`; the time after answering."""
+        posed = _posed(scenario, self.rng, self.account.language)
+        chance = self.account.skill + self.account.weak.get(scenario.rule_id, 0.0)
+        chance += 0.04 * self.seen.get(scenario.pk, 0)  # practice helps
+        given = answers_for(posed, self.rng, min(0.97, max(0.05, chance)))
+        items = quiz.grade(posed, given)
+        seconds = sum(self.rng.randint(12, 50) for _ in items)
+        record_answers(
+            self.person,
+            context,
+            Answers(
+                scenario_id=posed.scenario_id,
+                seed=posed.seed,
+                content_version=posed.version,
+                items=[Answer(m.id, m.given, m.right, m.correct, self.nonce(m.id)) for m in items],
+                time_taken_ms=seconds * 1000,
+                at=at,
+            ),
+        )
+        self.seen[scenario.pk] = self.seen.get(scenario.pk, 0) + 1
+        for key, assignment in self.demo.assignments.items():
+            if at >= assignment.created_at and scenario.pk in self.asks[key]:
+                self.owed[key] = self.owed.get(key, 0) - len(items)
+                self.counted[key] = self.counted.get(key, 0) + len(items)
+        return at + timedelta(seconds=seconds + self.rng.randint(5, 40))
+
+    def nonce(self, question: str) -> str:
+        """The same on every run, so a replayed demo could never record an answer twice."""
+        self.count += 1
+        key = f"demo:{self.account.username}:{self.count}:{question}"
+        return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+def _posed(scenario: Scenario, rng: random.Random, lang: str) -> quiz.Posed:
+    """A fresh variant of the scenario, its seed drawn from the trainee's generator."""
+    while True:
+        try:
+            return quiz.pose(scenario, rng.randint(1, MAX_SEED), lang)
+        except quiz.VariantError:
+            continue
+
+
+def answers_for(posed: quiz.Posed, rng: random.Random, chance: float) -> dict[str, Any]:
+    """An answer to each question of a posed variant: the engine's right answer with
+    probability `chance`, else a plausible wrong one of the question's kind, read back through
+    the quiz core exactly as a form sending it would be. For the demo's exams too."""
+    given: dict[str, Any] = {}
+    for question in posed.questions:
+        right = question.source.right_answer(posed.variant.ruling)
+        tries = [] if rng.random() < chance else _wrong(question, right, rng)
+        for value in [*tries, right]:
+            values = quiz.form_values(posed, question, value)
+            if question.type in {quiz.QuestionType.MULTI, quiz.QuestionType.PLAYERS}:
+                submitted = {question.name: list(values)}
+            else:
+                submitted = {name: [v] for name, v in zip(question.fields, values, strict=True)}
+            try:
+                given[question.id] = quiz.read_one(posed, question, submitted)
+                break
+            except quiz.AnswerError:
+                continue  # not a possible answer (a spot off the field): try the next
+    return given
+
+
+def _wrong(question: quiz.PosedQuestion, right: Any, rng: random.Random) -> list[Any]:
+    """Wrong answers a trainee might give, most likely first."""
+    values = [o.value for o in question.options]
+    match question.type:
+        case quiz.QuestionType.CHOICE:
+            others = [v for v in values if v != right]
+            rng.shuffle(others)
+            return others
+        case quiz.QuestionType.BOOL:
+            return [not right]
+        case quiz.QuestionType.MULTI | quiz.QuestionType.PLAYERS:
+            toggled = []
+            for v in rng.sample(values, len(values)):
+                toggled.append(sorted(set(right) ^ {v}))
+            return toggled
+        case quiz.QuestionType.ORDER:
+            if len(right) < 2:
+                return []
+            i = rng.randrange(len(right) - 1)
+            swapped = list(right)
+            swapped[i], swapped[i + 1] = swapped[i + 1], swapped[i]
+            return [swapped]
+        case quiz.QuestionType.NUMBER:
+            step = max(1, question.tolerance * 2 + 1)
+            near = [right + k * step for k in rng.sample([-2, -1, 1, 2], 4)]
+            return [v for v in near if v >= 0]
+        case quiz.QuestionType.PLACE:
+            out = []
+            for _ in range(6):
+                dx, dy = rng.uniform(-15, 15), rng.uniform(-15, 15)
+                if abs(dx) + abs(dy) > question.tolerance * 2:
+                    out.append({"x": round(right["x"] + dx), "y": round(right["y"] + dy)})
+            return out
+    return []
+
+
+# --- the whole demo ----------------------------------------------------------------------------
+
+
+def make(now: datetime | None = None) -> Demo:
+    """Make whatever of the demo is missing (everything, the first time)."""
+    if not settings.DEBUG:
+        raise DemoError("the demo is for development only: DEBUG is off")
+    demo = Demo(now=now or timezone.now())
+    for part in PARTS:
+        part(demo)
+    return demo
+
+
+def remove() -> int:
+    """Delete the demo's accounts and every course created by the demo's instructor (their
+    cohorts, assignments, observations and answers go with them); how many accounts."""
+    if not settings.DEBUG:
+        raise DemoError("the demo is for development only: DEBUG is off")
+    with transaction.atomic():
+        Course.objects.filter(created_by__username__in=USERNAMES).delete()
+        accounts = User.objects.filter(username__in=USERNAMES)
+        count = accounts.count()
+        accounts.delete()
+    return count
+
+
+def present() -> bool:
+    """Whether any of the demo's usernames exists (one query, no hashing: for pages)."""
+    return User.objects.filter(username__in=USERNAMES).exists()
+
+
+def holds_demo() -> list[str]:
+    """The demo accounts in this database that still open with the published password.
+
+    A username alone is not enough: someone who signs up as "demo-anna" with a password of their
+    own is a real person and cannot stop the site. Without such usernames (production) this is
+    one query and no password hashing.
+    """
+    found = (
+        User.objects.filter(username__in=USERNAMES)
+        .order_by("username")
+        .values_list("username", "password")
+    )
+    return [name for name, encoded in found if check_password(PASSWORD, encoded)]
+
+
+def refusal() -> str:
+    """Why a server must not start on this database, or "" when it may; never raises."""
+    if settings.DEBUG:
+        return ""
+    try:
+        found = holds_demo()
+    except DatabaseError:
+        return ""  # no database yet, or not reachable: /healthz says so
+    if not found:
+        return ""
+    return (
+        f"this database holds the demo's accounts ({', '.join(found)}), whose password is "
+        "published: serve another database, or delete them with `DEBUG=1 manage.py demo "
+        "--remove`"
+    )
+
+
+def refuse_to_serve() -> None:
+    """ImproperlyConfigured when a server must not start on this database (wsgi.py, asgi.py)."""
+    if reason := refusal():
+        raise ImproperlyConfigured(reason)
+
+
+@register(Tags.database)
+def check_no_demo(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """demo.E001 with DEBUG off on a database holding the demo (run by migrate and `check
+    --database default`)."""
+    reason = refusal()
+    return [Error(reason, id="demo.E001")] if reason else []

@@ -1,0 +1,75 @@
+"""The demo as a first-time visitor meets it: log in as the demo instructor and find the
+gradebook from the home page; log in as a demo trainee and find the assignment due."""
+
+import re
+
+import pytest
+from django.test import override_settings
+
+from polotrainer import demo
+from polotrainer.courses.models import Assignment
+from tests.browser.support import assert_accessible, assert_fits, shoot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def demo_site(transactional_db, settings):
+    """The bundled content and the demo, as `make run` loads them."""
+    from scenarios.content import read_content
+    from scenarios.loading import load
+
+    settings.PASSWORD_HASHERS = FAST_HASHERS
+    load(read_content(sample=range(1)))
+    with override_settings(DEBUG=True):
+        return demo.make()
+
+
+def log_in(p, username: str) -> None:
+    p.goto("/en/account/login/")
+    p.fill("input[name=username]", username)
+    p.fill("input[name=password]", demo.PASSWORD)
+    p.locator("main form button[type=submit]").click()
+    p.wait_for_url("**/me/")
+
+
+def check(p, name: str) -> None:
+    assert_accessible(p)
+    assert_fits(p)
+    shoot(p, name)
+
+
+def test_the_demo_instructor_finds_the_gradebook_from_the_home_page(page, demo_site):
+    log_in(page, "demo-instructor")
+    page.get_by_role("link", name="polotrainer").click()
+    cohorts = page.locator("article.teaching")
+    assert "Demo: corso arbitri · Demo" in cohorts.inner_text()  # Giulia reads Italian
+    assert re.search(r"\b4 allievi\b", cohorts.inner_text())
+    check(page, "demo-instructor-home")
+    cohorts.get_by_role("link", name="Registro").click()
+    page.wait_for_url("**/gradebook/")
+    table = page.locator("main table").inner_text()
+    for account in demo.TRAINEES:
+        assert account.name in table
+    assert "Regola 37: Le punizioni" in table and "Regola 3: Sostituti" in table
+    # Marco did the past assignment late; Luca missed it.
+    assert "Completato in ritardo" in table and "Scaduto" in table
+    check(page, "demo-instructor-gradebook")
+
+
+def test_a_demo_trainee_finds_the_assignment_due_on_a_phone(phone, demo_site):
+    log_in(phone, "demo-sophie")  # reads English
+    phone.get_by_role("link", name="polotrainer").click()
+    due = phone.locator("article.due-assignments")
+    current = Assignment.objects.order_by("-due_at").first()
+    assert current is not None
+    assert "Rule 37: Penalties" in due.inner_text()
+    assert f"0 of {current.questions} answered" in due.inner_text()
+    reviews = phone.locator("article.due-reviews").inner_text()
+    assert re.search(r"\d+ situations? (is|are) due for review now", reviews)
+    check(phone, "demo-trainee-home")
+    due.get_by_role("link", name="Rule 37: Penalties").click()
+    phone.wait_for_url(f"**/courses/assignment/{current.pk}/")
+    assert "Rule 37: Penalties" in phone.locator("main h1").inner_text()
+    check(phone, "demo-trainee-assignment")

@@ -1,0 +1,183 @@
+"""The demo, made once for the module from the bundled content: what it holds, that a second
+run adds nothing, and that every answer in it is the engine's."""
+
+import io
+import json
+from collections.abc import Iterator
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.db.models import Max, Min
+from django.test import override_settings
+from django.utils import timezone
+
+from polotrainer import demo
+from polotrainer.courses import assignments
+from polotrainer.courses.models import (
+    Assignment,
+    AssignmentScenario,
+    Cohort,
+    Course,
+    InstructorRole,
+    Membership,
+    Observation,
+)
+from polotrainer.umpires.models import Attempt, DayActivity, Mode, Profile, ScenarioProgress
+from polotrainer.umpires.review import due_count
+from scenarios import quiz
+from scenarios.models import Scenario
+
+pytestmark = pytest.mark.django_db
+# The demo's five passwords are hashed when made and checked by holds_demo(): quickly, here.
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    settings.PASSWORD_HASHERS = FAST_HASHERS
+
+
+TABLES = (
+    User,
+    Profile,
+    InstructorRole,
+    Course,
+    Cohort,
+    Membership,
+    Assignment,
+    AssignmentScenario,
+    Observation,
+    Attempt,
+    ScenarioProgress,
+    DayActivity,
+)
+
+
+def counts() -> dict[str, int]:
+    return {model.__name__: model.objects.count() for model in TABLES}
+
+
+@pytest.fixture(scope="module")
+def first_run(bundled_content, django_db_blocker) -> Iterator[str]:
+    """The demo made once, on the bundled content; the command's output."""
+    out = io.StringIO()
+    with (
+        django_db_blocker.unblock(),
+        override_settings(DEBUG=True, PASSWORD_HASHERS=FAST_HASHERS),
+    ):
+        call_command("demo", "--address", "http://127.0.0.1:8000/", stdout=out)
+    return out.getvalue()
+
+
+def user_named(name: str) -> User:
+    return User.objects.get(username=f"demo-{name}")
+
+
+def test_it_makes_an_instructor_and_trainees_in_a_course(first_run):
+    assert set(User.objects.values_list("username", flat=True)) == set(demo.USERNAMES)
+    instructor = User.objects.get(username="demo-instructor")
+    assert InstructorRole.objects.filter(user=instructor).exists()
+    cohort = Cohort.objects.get()
+    assert list(cohort.course.instructors.all()) == [instructor]
+    assert set(cohort.memberships.values_list("user__username", flat=True)) == {
+        a.username for a in demo.TRAINEES
+    }
+    assert Observation.objects.filter(cohort=cohort, observer=instructor).count() == 4
+    assert Profile.objects.get(user__username="demo-sophie").language == "en"
+    # Everyone opens with the published password, and only it.
+    assert all(u.check_password(demo.PASSWORD) for u in User.objects.all())
+
+
+def test_each_trainee_has_weeks_of_history_in_the_past(first_run):
+    now = timezone.now()
+    for account in demo.TRAINEES:
+        answers = Attempt.objects.filter(user__username=account.username)
+        span = answers.aggregate(first=Min("created_at"), last=Max("created_at"))
+        assert answers.count() > 50, account.username
+        assert span["first"] < now - timedelta(days=18), account.username
+        assert span["last"] < now, account.username
+        assert answers.values("day").distinct().count() >= 5, account.username
+        assert answers.filter(correct=False).exists(), account.username
+        assert answers.filter(correct=True).exists(), account.username
+    assert Attempt.objects.filter(mode=Mode.REVIEW).exists()
+    assert not Attempt.objects.filter(visitor__gt="").exists()
+
+
+def test_the_stronger_trainee_answers_better(first_run):
+    def share(name: str) -> float:
+        answers = Attempt.objects.filter(user__username=f"demo-{name}")
+        return answers.filter(correct=True).count() / answers.count()
+
+    assert share("anna") > share("marco") > share("luca")
+
+
+def test_every_recorded_right_answer_is_the_engines_ruling(first_run):
+    checked = 0
+    scenarios = {s.pk: s for s in Scenario.objects.all()}
+    for attempt in Attempt.objects.order_by("pk").iterator():
+        posed = quiz.pose(scenarios[attempt.scenario_id], attempt.seed, "en")
+        question = next(q for q in posed.questions if q.id == attempt.question)
+        right = question.source.right_answer(posed.variant.ruling)
+        assert attempt.right_answer == json.loads(json.dumps(right)), attempt.pk
+        assert attempt.correct == question.source.is_correct(attempt.answer, right), attempt.pk
+        assert attempt.content_version == posed.version
+        checked += 1
+    assert checked == Attempt.objects.count() > 500
+
+
+def test_the_aggregates_and_reviews_follow_the_recorded_times(first_run):
+    for row in ScenarioProgress.objects.all()[:200]:
+        last = Attempt.objects.filter(user=row.user, scenario=row.scenario).aggregate(
+            last=Max("created_at")
+        )["last"]
+        assert row.last_answered_at == last
+    for day in DayActivity.objects.all():
+        assert day.answers == Attempt.objects.filter(user=day.user, day=day.day).count()
+    # Wrong answers come back within minutes: a struggling trainee has reviews due now.
+    assert due_count(user_named("luca")) > 5
+
+
+def test_the_assignments_end_as_the_stories_say(first_run):
+    past, current = Assignment.objects.order_by("due_at")
+    now = timezone.now()
+    assert past.due_at < now < current.due_at <= now + timedelta(days=4)
+    users = [user_named(n) for n in ("anna", "marco", "sophie", "luca")]
+    done = assignments.progress([past, current], [u.pk for u in users])
+    status = {
+        u.username: (done[(past.pk, u.pk)].status, done[(current.pk, u.pk)].status) for u in users
+    }
+    assert status == {
+        "demo-anna": ("done", "done"),
+        "demo-marco": ("late", "open"),
+        "demo-sophie": ("done", "open"),
+        "demo-luca": ("overdue", "open"),
+    }
+    assert 0 < done[(current.pk, user_named("marco").pk)].answered < current.questions
+    assert [a for a, _p in assignments.due_for(user_named("marco"))] == [current]
+
+
+def test_a_second_run_adds_nothing_and_says_so(first_run):
+    before = counts()
+    out = io.StringIO()
+    with override_settings(DEBUG=True):
+        call_command("demo", stdout=out)
+    assert counts() == before
+    assert "already loaded" in out.getvalue()
+
+
+def test_it_prints_the_address_and_each_log_in_once(first_run):
+    assert first_run.count("http://127.0.0.1:8000/") == 1
+    assert first_run.count(demo.PASSWORD) == 1
+    for username in demo.USERNAMES:
+        assert first_run.count(f"  {username} ") == 1, username
+    assert "demo loaded" in first_run
+
+
+def test_the_published_password_is_the_one_the_check_looks_for(first_run):
+    assert sorted(demo.holds_demo()) == sorted(demo.USERNAMES)
+    with override_settings(DEBUG=False):
+        assert "demo-anna" in demo.refusal()
+    with override_settings(DEBUG=True):
+        assert demo.refusal() == ""

@@ -1,0 +1,172 @@
+"""The home page: signed out, a start for each kind of user; signed in, what is due."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.conf.urls.i18n import i18n_patterns
+from django.http import HttpResponse
+from django.urls import clear_url_caches, include, path
+from django.utils import formats, timezone, translation
+
+from polotrainer import demo
+from polotrainer import urls as site_urls
+from polotrainer.umpires.review import due_count
+from scenarios.models import Section
+from tests.courses.conftest import enrol, make_cohort, make_course, person, set_assignment
+from tests.umpires.factories import answer, small_rulebook
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def form(html: str, action: str) -> str:
+    """The <form> with this action, whole."""
+    found = re.search(rf'<form[^>]*action="{re.escape(action)}".*?</form>', html, re.S)
+    assert found, f"no form to {action}"
+    return found.group(0)
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", ("Practise now", "Join a course", "Instructors", "instructor role")),
+        ("it", ("Esercitati ora", "Iscriviti a un corso", "Istruttori", "ruolo di istruttore")),
+    ],
+)
+def test_signed_out_each_kind_of_user_finds_their_start(client, lang, words):
+    html = client.get(f"/{lang}/").content.decode()
+    for word in words:
+        assert word in html
+    assert f'href="/{lang}/practice/"' in html
+    join = form(html, f"/{lang}/courses/join/")
+    assert 'method="post"' in join and 'name="code"' in join
+    assert "csrfmiddlewaretoken" in join
+    assert f'href="/{lang}/account/signup/"' in html
+
+
+def test_the_join_form_on_the_home_page_leads_to_the_cohort(client):
+    teacher = person("ines", instructor=True)
+    cohort = make_cohort(make_course(teacher))
+    response = client.post("/en/courses/join/", {"code": cohort.join_code.lower()})
+    assert response.status_code == 302
+    assert response["Location"] == f"/en/courses/join/{cohort.join_code}/"
+
+
+def test_it_promises_only_what_works(client):
+    for lang in ("en", "it"):
+        html = client.get(f"/{lang}/").content.decode()
+        # No clinics app serves a join page yet: no PIN form, no word of it.
+        assert 'name="pin"' not in html and "PIN" not in html
+        # No exams yet: nothing promises them.
+        assert not re.search(r"\b(exams?|esami?)\b", html, re.I)
+        assert "not available yet" not in html and "non sono ancora disponibili" not in html
+
+
+def clinic_join(request):
+    return HttpResponse("clinic")
+
+
+# The site's URLs with a clinics join page in front of the (still empty) clinics app's: the first
+# "clinics" namespace is the one reverse() uses.
+clinics_urls = ([path("clinics/join/", clinic_join, name="join")], "clinics")
+urlpatterns = [*i18n_patterns(path("", include(clinics_urls))), *site_urls.urlpatterns]
+
+
+def test_the_clinic_pin_form_appears_once_clinics_serve_a_join_page(client, settings):
+    settings.ROOT_URLCONF = "tests.site.test_home"
+    clear_url_caches()
+    try:
+        html = client.get("/en/").content.decode()
+    finally:
+        clear_url_caches()
+    pin = form(html, "/en/clinics/join/")
+    assert 'method="get"' in pin and 'name="pin"' in pin
+    assert "csrfmiddlewaretoken" not in pin  # a GET never carries the token into a URL
+    assert "Join a clinic" in html
+
+
+@pytest.fixture
+def course_story():
+    rulebook = small_rulebook()
+    teacher = person("ines", instructor=True, name="Ines")
+    alice, bob = person("alice", name="Alice"), person("bob", name="Bob")
+    course = make_course(teacher, "Spring umpire course")
+    cohort = make_cohort(course, "Spring")
+    enrol(cohort, alice, days_ago=3)
+    enrol(cohort, bob, days_ago=3)
+    section = Section.objects.get(ref="3.a")
+    work = set_assignment(cohort, [section], questions=2, days=5, by=teacher)
+    return rulebook, teacher, alice, bob, cohort, work
+
+
+def test_signed_in_a_trainee_sees_what_is_due(client, course_story):
+    rulebook, _teacher, alice, _bob, _cohort, work = course_story
+    answer(alice, rulebook["3a-one"], correct=False, when=timezone.now() - timedelta(hours=2))
+    answer(alice, rulebook["21a"], correct=False, when=timezone.now() - timedelta(hours=2))
+    client.force_login(alice)
+    html = client.get("/en/").content.decode()
+    assert "<h1>What is due</h1>" in html
+    count = due_count(alice)
+    assert count == 2
+    assert "2 situations are due for review now." in html
+    assert 'href="/en/review/"' in html
+    assert f'href="/en/courses/assignment/{work.pk}/"' in html
+    assert "0 of 2 answered" in html
+    with translation.override("en"):
+        assert f"due {formats.date_format(work.due_on, 'DATE_FORMAT')}" in html
+    # Signed in, the pitch for visitors is gone; the starts stay.
+    assert "rules engine computes every ruling" not in html
+    assert "Practise now" in html
+    html_it = client.get("/it/").content.decode()
+    assert "Cosa c'è da fare" in html_it and "2 situazioni da ripassare ora." in html_it
+
+
+def test_with_nothing_due_it_says_when_the_next_review_comes(client, course_story):
+    rulebook, _teacher, _alice, bob, _cohort, _work = course_story
+    answer(bob, rulebook["21a"], correct=True, when=timezone.now() - timedelta(minutes=1))
+    answer(bob, rulebook["3a-one"], correct=True)
+    answer(bob, rulebook["3a-two"], correct=True)
+    client.force_login(bob)
+    html = client.get("/en/").content.decode()
+    assert due_count(bob) == 0
+    assert "Nothing to review now; the next review is due in" in html
+    assert "Due in your courses" not in html  # the assignment is done
+
+
+def test_signed_in_an_instructor_sees_their_cohorts_and_the_gradebook(client, course_story):
+    rulebook, teacher, alice, _bob, cohort, _work = course_story
+    answer(alice, rulebook["3a-one"])
+    answer(alice, rulebook["3a-two"])
+    client.force_login(teacher)
+    html = client.get("/en/").content.decode()
+    assert "Your cohorts" in html
+    assert f'href="/en/courses/cohort/{cohort.pk}/gradebook/"' in html
+    assert "2 trainees" in html
+    assert "Section 3.a: 1 of 2 trainees done, due" in html
+    assert 'href="/en/courses/new/"' in html
+    assert "The site's staff give you the instructor role" not in html
+    # An instructor who does not practise is not told about reviews they never had.
+    assert 'class="due-reviews"' not in html
+
+
+def test_a_trainee_sees_no_cohorts_to_teach(client, course_story):
+    _rulebook, _teacher, alice, _bob, _cohort, _work = course_story
+    client.force_login(alice)
+    html = client.get("/en/").content.decode()
+    assert "Your cohorts" not in html and "/gradebook/" not in html
+
+
+def test_the_demo_log_ins_show_only_in_development(client, settings):
+    person("demo-anna")
+    settings.DEBUG = True
+    html = client.get("/en/").content.decode()
+    assert "Demo data loaded" in html and demo.PASSWORD in html
+    assert all(f"<code>{name}</code>" in html for name in demo.USERNAMES)
+    settings.DEBUG = False
+    html = client.get("/en/").content.decode()
+    assert "Demo data loaded" not in html and demo.PASSWORD not in html
