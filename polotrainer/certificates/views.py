@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from polotrainer.certificates import issuing, verification
+from polotrainer.certificates import issuing, signing, verification
 from polotrainer.certificates.forms import IssueForm, NameForm, RevokeForm, SettingForm
 from polotrainer.certificates.models import Certificate, CourseSetting, HolderName, Kind
 from polotrainer.courses import codes
@@ -255,6 +255,7 @@ def cohort(request: UserRequest, cohort_id: int) -> HttpResponse:
         "status_words": STATUS_WORDS,
         "validity": issuing.validity_years(item.course),
         "has_trainees": bool(trainees),
+        "no_key": signing.signing_key() is None,
     }
     status = 400 if request.method == "POST" else 200
     return render(request, "certificates/cohort.html", context, status=status)

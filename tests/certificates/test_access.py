@@ -51,7 +51,7 @@ def test_access_matrix(client, world, case, role, method):
     ).decode()
     if role == "anonymous" and case.name != "verify":
         assert response.status_code == 302
-        assert response["Location"].startswith("/it/account/login/?next=")
+        assert "/account/login/?next=" in response["Location"]
     else:
         assert response.status_code in {403, 404, 405}
     for secret in SECRETS:
