@@ -10,6 +10,7 @@ import csv
 from collections.abc import Iterator
 from typing import Any
 
+import segno
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,7 +20,9 @@ from django.http import HttpResponse, HttpResponseRedirect, StreamingHttpRespons
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.html import escape
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -28,7 +31,6 @@ from django.views.decorators.http import require_GET, require_http_methods
 from polotrainer.certificates import issuing, signing, verification
 from polotrainer.certificates.forms import IssueForm, NameForm, RevokeForm, SettingForm
 from polotrainer.certificates.models import Certificate, CourseSetting, HolderName, Kind
-from polotrainer.courses import codes
 from polotrainer.courses.models import Cohort, Course, Membership, Track
 from polotrainer.courses.roles import instructor_required, is_instructor
 from polotrainer.web.requests import Request, UserRequest
@@ -48,6 +50,10 @@ DIGITS = {
     "8": gettext_lazy("eight"),
     "9": gettext_lazy("nine"),
 }
+#: Beyond these lengths (characters) the printed certificate uses smaller type.
+LONG_NAME, LONG_TEXT = 50, 200
+#: QR versions above this (more than 97 modules a side) are printed larger.
+DENSE = 20
 STATUS_WORDS = {
     "valid": gettext_lazy("Valid"),
     "expired": gettext_lazy("Expired"),
@@ -60,6 +66,19 @@ def code_in_words(code: str) -> str:
     """The code spelt out for reading aloud: NATO letters, digits in the current language."""
     groups = [code[:5], code[5:]]
     return " \u2013 ".join(" ".join(str(DIGITS.get(c) or NATO[c]) for c in g) for g in groups)
+
+
+def qr_code(url: str, label: str) -> tuple[SafeString, bool]:
+    """The verify URL as an inline SVG QR code, and whether it is dense (printed larger).
+
+    The smallest symbol that holds the URL at error correction L, then the highest correction
+    that fits in it (segno's boost): a long certificate's code stays readable on paper.
+    """
+    qr = segno.make(url, error="l", boost_error=True)
+    svg = qr.svg_inline(scale=1, omitsize=True, svgclass="qr", dark="#000", light="#fff")
+    labelled = svg.replace("<svg ", f'<svg role="img" aria-label="{escape(label)}" ', 1)
+    # segno's SVG holds only numbers; the label is escaped.
+    return mark_safe(labelled), qr.version > DENSE  # noqa: S308
 
 
 def listed(certificate: Certificate) -> tuple[Certificate, str, str]:
@@ -194,9 +213,13 @@ def certificate(request: UserRequest, certificate_id: int) -> HttpResponse:
         "status_words": STATUS_WORDS,
         "sides": [_side(item, lang) for lang in languages],
         "verify_url": url,
-        "qr": codes.qr_svg(url, _("QR code of the verify address")) if url else "",
+        "qr": qr_code(url, _("QR code of the verify address")) if url else ("", False),
         "teaches": teaches,
         "own": item.user_id == request.user.pk,
+        # Long names and titles are printed smaller, so the page stays one page.
+        "long": len(item.holder_name) > LONG_NAME
+        or max(len(item.course_title_it), len(item.course_title_en)) + len(item.exam_title)
+        > LONG_TEXT,
     }
     return render(request, "certificates/certificate.html", context)
 
