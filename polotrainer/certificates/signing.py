@@ -50,9 +50,14 @@ def b64d(text: str) -> bytes:
     if not text or len(text) % 4 == 1 or not text.isascii():
         raise BadToken("not base64url")
     try:
-        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
     except (binascii.Error, ValueError):
         raise BadToken("not base64url") from None
+    # One text per value: the unused low bits of the last character must be zero (otherwise
+    # a changed last character would decode to the same bytes and still verify).
+    if b64e(data) != text:
+        raise BadToken("not canonical base64url")
+    return data
 
 
 # --- keys ----------------------------------------------------------------------------------------

@@ -74,11 +74,12 @@ def qr_code(url: str, label: str) -> tuple[SafeString, bool]:
     The smallest symbol that holds the URL at error correction L, then the highest correction
     that fits in it (segno's boost): a long certificate's code stays readable on paper.
     """
-    qr = segno.make(url, error="l", boost_error=True)
+    qr = segno.make(url, error="l", boost_error=True, micro=False)
     svg = qr.svg_inline(scale=1, omitsize=True, svgclass="qr", dark="#000", light="#fff")
     labelled = svg.replace("<svg ", f'<svg role="img" aria-label="{escape(label)}" ', 1)
     # segno's SVG holds only numbers; the label is escaped.
-    return mark_safe(labelled), qr.version > DENSE  # noqa: S308
+    dense = isinstance(qr.version, int) and qr.version > DENSE
+    return mark_safe(labelled), dense  # noqa: S308
 
 
 def listed(certificate: Certificate) -> tuple[Certificate, str, str]:

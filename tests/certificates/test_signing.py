@@ -1,6 +1,7 @@
 """Signing and verifying a certificate's payload: the round trip, one changed character, and
 malformed tokens, which are "not valid" and never an exception."""
 
+import base64
 import json
 
 import pytest
@@ -59,6 +60,7 @@ def test_one_changed_character_of_the_payload_fails(world):
 
 @pytest.mark.parametrize("part", ["payload", "signature"])
 def test_every_single_character_changed_in_the_token_fails(world, part):
+    """Even the last character, whose low bits base64 ignores: only the canonical text passes."""
     c = world.certificate_a
     token = issuing.token(c)
     start = 0 if part == "payload" else len(c.payload) + 1
@@ -134,3 +136,23 @@ def test_full_names_need_two_words_of_letters():
         with pytest.raises(issuing.NameProblem) as excinfo:
             issuing.clean_full_name(bad)
         assert excinfo.value.code == code, bad
+
+
+def test_a_last_character_that_decodes_to_the_same_bytes_is_refused(world):
+    """base64 ignores the low bits of the last character: a sibling decodes to the same
+    signature, but only the canonical text is accepted."""
+    c = world.certificate_a
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    last = c.signature[-1]
+    twins = [
+        ch
+        for ch in alphabet
+        if ch != last and signing.b64d(c.signature) == _loose(c.signature[:-1] + ch)
+    ]
+    assert twins
+    verdict = verification.verify_token(f"{c.payload}.{c.signature[:-1]}{twins[0]}")
+    assert verdict.status == Status.INVALID and verdict.why == Why.MALFORMED
+
+
+def _loose(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
