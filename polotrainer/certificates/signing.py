@@ -84,7 +84,7 @@ def parse_private(text: str) -> Ed25519PrivateKey:
             if not isinstance(key, Ed25519PrivateKey):
                 raise ValueError("not an Ed25519 key")
             return key
-        raw = b64d(text)
+        raw = b64d(text.rstrip("="))  # padded or not, as an operator may paste it
         return Ed25519PrivateKey.from_private_bytes(raw)
     except (ValueError, TypeError, BadToken) as exc:
         raise ImproperlyConfigured(
@@ -99,7 +99,7 @@ def public_text(key: Ed25519PublicKey) -> str:
 
 def parse_public(text: str) -> Ed25519PublicKey:
     """`ed25519:<base64url>` (the prefix may be left out); ValueError when it is not a key."""
-    text = text.strip().removeprefix(KEY_PREFIX)
+    text = text.strip().removeprefix(KEY_PREFIX).rstrip("=")
     try:
         raw = b64d(text)
     except BadToken:
