@@ -47,6 +47,9 @@ class Verdict:
     # Foreign certificates: the date of the last revocation list imported from their issuer
     # (None: no list, the revocation status is unknown). Own certificates: not used.
     list_date: datetime | None = None
+    # Own certificates: False when signed with this install's key but not in its database
+    # (another machine with the same key, a restored backup): revocation status unknown.
+    on_record: bool = True
 
     @property
     def own(self) -> bool:
@@ -54,7 +57,9 @@ class Verdict:
 
     @property
     def revocation_unknown(self) -> bool:
-        return self.status != Status.INVALID and not self.own and self.list_date is None
+        if self.status == Status.INVALID:
+            return False
+        return not self.on_record if self.own else self.list_date is None
 
 
 def _issuer(key_id: str) -> TrustedIssuer | None:
@@ -98,14 +103,16 @@ def verify_code(text: str, today: date | None = None) -> Verdict:
 def _status(claims: signing.Claims, issuer: TrustedIssuer, today: date) -> Verdict:
     revoked_on: date | None = None
     list_date = None
+    on_record = True
     if issuer.own:
-        revoked_at = (
-            Certificate.objects.filter(code=claims.code, key_id=claims.key_id)
-            .values_list("revoked_at", flat=True)
-            .first()
+        rows = list(
+            Certificate.objects.filter(code=claims.code, key_id=claims.key_id).values_list(
+                "revoked_at", flat=True
+            )[:1]
         )
-        if revoked_at is not None:
-            revoked_on = timezone.localdate(revoked_at)
+        on_record = bool(rows)
+        if rows and rows[0] is not None:
+            revoked_on = timezone.localdate(rows[0])
     else:
         listed = RevocationList.objects.filter(issuer=issuer).first()
         if listed is not None:
@@ -121,4 +128,6 @@ def _status(claims: signing.Claims, issuer: TrustedIssuer, today: date) -> Verdi
         status = Status.EXPIRED
     else:
         status = Status.VALID
-    return Verdict(status, claims, issuer, revoked_on=revoked_on, list_date=list_date)
+    return Verdict(
+        status, claims, issuer, revoked_on=revoked_on, list_date=list_date, on_record=on_record
+    )

@@ -15,7 +15,7 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.utils import timezone
 
-from polotrainer.certificates import issuing, revocations, signing
+from polotrainer.certificates import checks, issuing, revocations, signing
 from polotrainer.certificates.models import (
     Certificate,
     ForeignRevocation,
@@ -185,3 +185,33 @@ def test_key_commands(install, tmp_path, capsys):
     assert signing.parse_private(printed)
     with pytest.raises(CommandError, match="not an Ed25519 public key"):
         call_command("certificates", "trust", "X", "ed25519:abc")
+
+
+def test_an_own_certificate_missing_from_the_database_says_revocation_unknown(world):
+    token = issuing.token(world.certificate_a)
+    Certificate.objects.filter(pk=world.certificate_a.pk).delete()
+    verdict = verify_token(token)
+    assert verdict.status == Status.VALID and verdict.own and verdict.revocation_unknown
+    page = Client().get("/en/certificates/verify/", {"c": token}).content.decode()
+    assert "has no record of it" in page
+
+
+def test_in_development_a_key_is_made_once_outside_the_repository(install, tmp_path, monkeypatch):
+    path = tmp_path / "polotrainer" / "dev.key"
+    monkeypatch.setattr(signing, "DEV_KEY_FILE", path)
+    install.CERTIFICATE_SIGNING_KEY = ""
+    install.DEBUG = False
+    assert signing.signing_key() is None  # production without a key: none, no file
+    assert not path.exists()
+    install.DEBUG = True
+    first = signing.signing_key()
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert signing.key_id(signing.signing_key().public_key()) == signing.key_id(first.public_key())
+
+
+def test_a_configured_key_that_cannot_be_read_stops_the_checks(install, tmp_path):
+    install.CERTIFICATE_SIGNING_KEY = "not a key"
+    assert [m.id for m in checks.key_is_readable()] == ["certificates.E001"]
+    install.CERTIFICATE_SIGNING_KEY = ""
+    install.CERTIFICATE_SIGNING_KEY_FILE = str(tmp_path / "missing.key")
+    assert [m.id for m in checks.key_is_readable()] == ["certificates.E001"]
