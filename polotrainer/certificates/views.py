@@ -251,8 +251,9 @@ def cohort(request: UserRequest, cohort_id: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         trainee = next(u for u, _label in trainees if u.pk == form.cleaned_data["trainee"])
         full_name = form.cleaned_data["full_name"]
-        if full_name and not HolderName.objects.filter(user=trainee).exists():
-            HolderName.objects.create(user=trainee, full_name=full_name)
+        if full_name:
+            # Only when the trainee has given none: their own word on their name stands.
+            HolderName.objects.get_or_create(user=trainee, defaults={"full_name": full_name})
         issued = issuing.issue(
             user=trainee, cohort=item, kind=form.cleaned_data["kind"], by=request.user
         )

@@ -10,7 +10,7 @@ from datetime import datetime
 
 import pytest
 from django.contrib.auth.models import User
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from polotrainer.certificates import issuing, signing
 from polotrainer.certificates.models import Certificate, Kind
@@ -33,6 +33,13 @@ def install(settings):
     settings.CERTIFICATE_VERIFY_URL = ""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     return settings
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """reverse() names /en/ pages, whatever an earlier test left active."""
+    with translation.override("en"):
+        yield
 
 
 @dataclass

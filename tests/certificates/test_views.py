@@ -194,3 +194,14 @@ def test_the_verify_page_never_fails_on_malformed_input(client, world, c, code):
     for params in ({"c": c}, {"code": code}, {"c": c, "code": code}):
         response = client.get("/en/certificates/verify/", params)
         assert response.status_code in {200, 400}
+
+
+def test_an_instructor_never_overwrites_the_name_a_trainee_gave(client, world):
+    client = login(client, world.instructor_a)
+    url = reverse("certificates:cohort", args=[world.cohort_a.pk])
+    data = {"trainee": world.trainee_a.pk, "kind": "completion", "full_name": "Someone Else"}
+    assert client.post(url, data).status_code == 302
+    assert HolderName.objects.get(user=world.trainee_a).full_name == "Alice Allieva Rossi"
+    assert Certificate.objects.filter(user=world.trainee_a).latest("pk").holder_name == (
+        "Alice Allieva Rossi"
+    )
