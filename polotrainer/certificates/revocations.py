@@ -22,6 +22,8 @@ from polotrainer.certificates.models import (
 )
 
 VERSION = 1
+#: A list's text: about 36 characters a revoked certificate, so room for some 100,000.
+MAX_LIST = 4_000_000
 
 
 class ListProblem(ValueError):
@@ -57,7 +59,7 @@ def export(now: datetime | None = None) -> str:
 def load(text: str) -> RevocationList:
     """Import a list from a trusted issuer (not this install's own)."""
     try:
-        payload, signature = signing.split(text.strip())
+        payload, signature = signing.split(text.strip(), limit=MAX_LIST)
         body = json.loads(payload.decode("utf-8"))
     except (signing.BadToken, UnicodeDecodeError, ValueError):
         raise ListProblem("malformed", "not a revocation list") from None

@@ -215,3 +215,22 @@ def test_a_configured_key_that_cannot_be_read_stops_the_checks(install, tmp_path
     install.CERTIFICATE_SIGNING_KEY = ""
     install.CERTIFICATE_SIGNING_KEY_FILE = str(tmp_path / "missing.key")
     assert [m.id for m in checks.key_is_readable()] == ["certificates.E001"]
+
+
+def test_a_long_revocation_list_is_imported_whole(install, from_a):
+    """Thousands of revoked codes: far longer than a certificate's token."""
+    key = signing.parse_private(install.CERTIFICATE_SIGNING_KEY)
+    codes = [f"{n:010d}".translate(str.maketrans("0125", "ABCD")) for n in range(5000)]
+    body = {
+        "v": 1,
+        "kid": signing.key_id(key.public_key()),
+        "issuer": "Club A",
+        "at": "2026-11-30T12:00:00+00:00",
+        "revoked": [[code, "2026-11-30"] for code in codes],
+    }
+    text = signing.sign(signing.canonical(body), key)
+    assert len(text) > 100_000
+    move_to_install(install, "Club B")
+    call_command("certificates", "trust", "Club A", from_a["public"])
+    revocations.load(text)
+    assert ForeignRevocation.objects.count() == 5000
