@@ -6,8 +6,8 @@ from django import forms
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
-from polotrainer.certificates import issuing
-from polotrainer.certificates.models import CourseSetting, Kind
+from polotrainer.certificates import issuing, revocations, signing
+from polotrainer.certificates.models import CourseSetting, Kind, TrustedIssuer
 
 NAME_ERRORS = {
     "empty": _("Write your full name."),
@@ -88,3 +88,39 @@ class SettingForm(forms.ModelForm):
         fields = ("validity_years",)
         labels = {"validity_years": _("Certificates are valid for (years)")}
         help_texts = {"validity_years": _("From 1 to 10; certificates already issued keep theirs.")}
+
+
+class TrustForm(forms.Form):
+    name = forms.CharField(label=_("Issuer's name"), max_length=120)
+    key = forms.CharField(
+        label=_("Public key"),
+        max_length=200,
+        help_text=_("The line `manage.py certificates public-key` prints there: ed25519:…"),
+    )
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError(_("Give the issuer a name."), code="required")
+        return name
+
+    def clean_key(self) -> str:
+        text = self.cleaned_data["key"].split()[0] if self.cleaned_data["key"].split() else ""
+        try:
+            public = signing.parse_public(text)
+        except ValueError:
+            raise forms.ValidationError(
+                _("This is not an Ed25519 public key (ed25519: and 43 characters)."), code="key"
+            ) from None
+        if TrustedIssuer.objects.filter(key_id=signing.key_id(public)).exists():
+            raise forms.ValidationError(_("This key is already trusted."), code="duplicate")
+        return signing.public_text(public)
+
+
+class ImportForm(forms.Form):
+    revocations = forms.CharField(
+        label=_("Revocation list"),
+        max_length=revocations.MAX_LIST,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=_("Paste the text of the list another site exported."),
+    )

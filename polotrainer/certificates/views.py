@@ -28,11 +28,24 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from polotrainer.certificates import issuing, signing, verification
-from polotrainer.certificates.forms import IssueForm, NameForm, RevokeForm, SettingForm
-from polotrainer.certificates.models import Certificate, CourseSetting, HolderName, Kind
+from polotrainer.certificates import issuing, revocations, signing, verification
+from polotrainer.certificates.forms import (
+    ImportForm,
+    IssueForm,
+    NameForm,
+    RevokeForm,
+    SettingForm,
+    TrustForm,
+)
+from polotrainer.certificates.models import (
+    Certificate,
+    CourseSetting,
+    HolderName,
+    Kind,
+    TrustedIssuer,
+)
 from polotrainer.courses.models import Cohort, Course, Membership, Track
-from polotrainer.courses.roles import instructor_required, is_instructor
+from polotrainer.courses.roles import instructor_required, is_instructor, staff_required
 from polotrainer.web.requests import Request, UserRequest
 
 #: The NATO spelling alphabet, the same in both languages; digits are said in the language.
@@ -54,6 +67,13 @@ DIGITS = {
 LONG_NAME, LONG_TEXT = 50, 200
 #: QR versions above this (more than 97 modules a side) are printed larger.
 DENSE = 20
+LIST_ERRORS = {
+    "malformed": gettext_lazy("This is not a revocation list: paste the whole text of the file."),
+    "unknown_issuer": gettext_lazy("This list is signed by an issuer this site does not trust."),
+    "own": gettext_lazy("This is this site's own list."),
+    "bad_signature": gettext_lazy("This list has been altered: its signature does not match."),
+    "older": gettext_lazy("This list is not newer than the one already imported from its issuer."),
+}
 STATUS_WORDS = {
     "valid": gettext_lazy("Valid"),
     "expired": gettext_lazy("Expired"),
@@ -376,6 +396,71 @@ def course_setting(request: UserRequest, course_id: int) -> HttpResponse:
     status = 400 if request.method == "POST" else 200
     context = {"course": course, "form": form, "next": _safe_next(request, "")}
     return render(request, "certificates/setting.html", context, status=status)
+
+
+# --- staff: keys, trusted issuers, revocation lists ------------------------------------------
+
+
+@staff_required
+@require_http_methods(["GET", "POST"])
+def keys(request: UserRequest) -> HttpResponse:
+    """This site's public key, the issuers it trusts, and revocation lists in and out."""
+    key = signing.signing_key()
+    trust = TrustForm(request.POST if "trust" in request.POST else None)
+    load = ImportForm(request.POST if "import" in request.POST else None)
+    if request.method == "POST":
+        if trust.is_bound and trust.is_valid():
+            public = signing.parse_public(trust.cleaned_data["key"])
+            TrustedIssuer.objects.create(
+                name=trust.cleaned_data["name"],
+                key_id=signing.key_id(public),
+                public_key=trust.cleaned_data["key"],
+            )
+            messages.success(
+                request, _("%(name)s is trusted.") % {"name": trust.cleaned_data["name"]}
+            )
+            return redirect("certificates:keys")
+        if load.is_bound and load.is_valid():
+            try:
+                row = revocations.load(load.cleaned_data["revocations"])
+            except revocations.ListProblem as problem:
+                load.add_error(
+                    "revocations", LIST_ERRORS.get(problem.code, LIST_ERRORS["malformed"])
+                )
+            else:
+                count = row.issuer.revocations.count()
+                messages.success(
+                    request,
+                    _("The list of %(name)s is imported: %(count)s revoked.")
+                    % {"name": row.issuer.name, "count": count},
+                )
+                return redirect("certificates:keys")
+    issuers = TrustedIssuer.objects.select_related("revocation_list").order_by("-own", "name")
+    context = {
+        "public": signing.public_text(key.public_key()) if key else "",
+        "key_id": signing.key_id(key.public_key()) if key else "",
+        "issuer_name": issuing.issuer_name(),
+        "issuers": issuers,
+        "trust": trust,
+        "load": load,
+    }
+    status = 400 if request.method == "POST" else 200
+    return render(request, "certificates/keys.html", context, status=status)
+
+
+@staff_required
+@require_GET
+def revocation_list(request: UserRequest) -> HttpResponse:
+    """This site's signed revocation list, to import on another site."""
+    try:
+        text = revocations.export()
+    except revocations.ListProblem:
+        messages.error(request, _("This site has no signing key: it cannot sign a list."))
+        return redirect("certificates:keys")
+    response = HttpResponse(text + "\n", content_type="text/plain; charset=utf-8")
+    day = timezone.localdate().isoformat()
+    response["Content-Disposition"] = f'attachment; filename="revocations-{day}.txt"'
+    return response
 
 
 # --- the public verify page ---------------------------------------------------------------------

@@ -47,8 +47,15 @@ def story(transactional_db, settings):
     enrol(long_cohort, bea)
     issuing.set_name(bea, ("Beatrice Maria " * 9)[:119].strip())
     long = pass_exam(bea, long_cohort, 2, score=100, title=("Final exam, Rule 37 " * 10)[:200])
-    return {"ines": ines, "alice": alice, "cohort": cohort, "course": course, "exam": exam,
-            "revoked": done, "long": long, "bea": bea}  # fmt: skip
+    sam = User.objects.create_user("sam", "sam@example.org", "x-long-password-1", is_staff=True)
+    people = {"sam": sam, "ines": ines, "alice": alice, "bea": bea}
+    return people | {
+        "cohort": cohort,
+        "course": course,
+        "exam": exam,
+        "revoked": done,
+        "long": long,
+    }
 
 
 def _context(browser, live_server, viewport, user):
@@ -132,6 +139,7 @@ def test_every_certificate_page_reads_well(browser, live_server, story, lang, si
             ("revoke", f"/certificates/{s['exam'].pk}/revoke/"),
             ("setting", f"/certificates/course/{s['course'].pk}/"),
         ],
+        "sam": [("keys", "/certificates/staff/keys/")],
         None: [
             ("verify-empty", "/certificates/verify/"),
             ("verify-valid", f"/certificates/verify/?c={token}"),

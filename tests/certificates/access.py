@@ -22,6 +22,9 @@ CASES = [
     Case("cohort", lambda w: [w.cohort_a.pk], frozenset({"instructor_a"})),
     Case("cohort_csv", lambda w: [w.cohort_a.pk], frozenset({"instructor_a"})),
     Case("course_setting", lambda w: [w.course_a.pk], frozenset({"instructor_a"})),
+    # Staff: the site's key, trusted issuers, revocation lists in and out.
+    Case("keys", lambda w: [], frozenset({"staff"})),
+    Case("revocation_list", lambda w: [], frozenset({"staff"})),
 ]
 
 #: What must never reach anyone who may not open a page of side A.
