@@ -134,7 +134,7 @@ def issue(
         track=course.track,
         year=course.year,
         attempt_id=attempt_id,
-        exam_title=str(exam_title).strip()[:200],
+        exam_title=str(exam_title or "").strip()[:200],
         score_percent=score,
         issued_by=by,
         issued_by_name=person_name(by) if by else "",
