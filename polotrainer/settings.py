@@ -311,6 +311,14 @@ PERMISSIONS_POLICY = (
     "payment=(), usb=(), browsing-topics=()"
 )
 
+# Certificates (README "Certificates"): the install's Ed25519 private key, as the key itself
+# (PEM or base64url) or a file holding it, never in the repository; the public address of the
+# verify page that QR codes point at (default: this install's own); the issuer's name on them.
+CERTIFICATE_SIGNING_KEY = os.environ.get("CERTIFICATE_SIGNING_KEY", "")
+CERTIFICATE_SIGNING_KEY_FILE = os.environ.get("CERTIFICATE_SIGNING_KEY_FILE", "")
+CERTIFICATE_VERIFY_URL = os.environ.get("CERTIFICATE_VERIFY_URL", "")
+CERTIFICATE_ISSUER_NAME = os.environ.get("CERTIFICATE_ISSUER_NAME", "") or "polotrainer"
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -12,6 +12,7 @@ HTTPS-only warnings in the LAN profile. Stdlib only; prints what it checked; exi
     python scripts/deploy_check.py [--keep]   # --keep leaves the temporary folder for a look
 """
 
+import base64
 import os
 import re
 import secrets
@@ -92,6 +93,10 @@ def env_for(profile: str, port: int) -> dict[str, str]:
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "BIND": f"127.0.0.1:{port}",
         "WEB_CONCURRENCY": "2",
+        # The install's certificate key, as an operator sets it (32 random bytes, base64url).
+        "CERTIFICATE_SIGNING_KEY": base64.urlsafe_b64encode(secrets.token_bytes(32))
+        .rstrip(b"=")
+        .decode(),
     }
     if profile == "internet":
         return keep | common | {"TRUSTED_PROXY_COUNT": "1"}
