@@ -45,6 +45,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from polotrainer.certificates.issuing import issue, set_name
+from polotrainer.certificates.models import Certificate, HolderName, Kind
 from polotrainer.courses import assignments, codes, enrolment, roles
 from polotrainer.courses.models import (
     Assignment,
@@ -323,8 +325,29 @@ def history(demo: Demo) -> None:
             Trainee(account, user, demo, live).practise()
 
 
-#: The parts in the order they run. Exams, certificates and clinics go after `history`.
-PARTS: tuple[Callable[[Demo], None], ...] = (people, course, history)
+def certificates(demo: Demo) -> None:
+    """Every trainee's full name for certificates, and one certificate the instructor issued by
+    hand: Anna's course completion (an exam's certificate comes from passing it)."""
+    for account in TRAINEES:
+        user = demo.trainees[account.username]
+        if not HolderName.objects.filter(user=user).exists():
+            set_name(user, account.name)
+    cohort, instructor = demo.cohort, demo.instructor
+    if cohort is None or instructor is None:
+        raise DemoError("the certificates part needs the course part first")
+    anna = demo.trainees["demo-anna"]
+    made = Certificate.objects.filter(user=anna, kind=Kind.COMPLETION).first() or issue(
+        user=anna,
+        cohort=cohort,
+        kind=Kind.COMPLETION,
+        by=instructor,
+        on=timezone.localdate(demo.now) - timedelta(days=2),
+    )
+    demo.say(f"  a certificate to verify: code {made.code} (Anna Rossi, course completion)")
+
+
+#: The parts in the order they run.
+PARTS: tuple[Callable[[Demo], None], ...] = (people, course, history, certificates)
 
 
 # --- a trainee's weeks -------------------------------------------------------------------------
@@ -554,6 +577,8 @@ def remove() -> int:
     if not settings.DEBUG:
         raise DemoError("the demo is for development only: DEBUG is off")
     with transaction.atomic():
+        # Certificates outlive their holder's account by design; the demo's go with the demo.
+        Certificate.objects.filter(user__username__in=USERNAMES).delete()
         Course.objects.filter(created_by__username__in=USERNAMES).delete()
         accounts = User.objects.filter(username__in=USERNAMES)
         count = accounts.count()

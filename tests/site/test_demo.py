@@ -14,6 +14,8 @@ from django.test import override_settings
 from django.utils import timezone
 
 from polotrainer import demo
+from polotrainer.certificates.models import Certificate, HolderName
+from polotrainer.certificates.verification import Status, verify_code
 from polotrainer.courses import assignments
 from polotrainer.courses.models import (
     Assignment,
@@ -28,6 +30,7 @@ from polotrainer.umpires.models import Attempt, DayActivity, Mode, Profile, Scen
 from polotrainer.umpires.review import due_count
 from scenarios import quiz
 from scenarios.models import Scenario
+from tests.certificates.conftest import new_key
 
 pytestmark = pytest.mark.django_db
 # The demo's five passwords are hashed when made and checked by holds_demo(): quickly, here.
@@ -52,7 +55,13 @@ TABLES = (
     Attempt,
     ScenarioProgress,
     DayActivity,
+    Certificate,
+    HolderName,
 )
+
+
+#: This install's signing key for the demo's certificates (never the developer's own file).
+SIGNING = {"CERTIFICATE_SIGNING_KEY": new_key(), "CERTIFICATE_SIGNING_KEY_FILE": ""}
 
 
 def counts() -> dict[str, int]:
@@ -65,7 +74,7 @@ def first_run(bundled_content, django_db_blocker) -> Iterator[str]:
     out = io.StringIO()
     with (
         django_db_blocker.unblock(),
-        override_settings(DEBUG=True, PASSWORD_HASHERS=FAST_HASHERS),
+        override_settings(DEBUG=True, PASSWORD_HASHERS=FAST_HASHERS, **SIGNING),
     ):
         call_command("demo", "--address", "http://127.0.0.1:8000/", stdout=out)
     return out.getvalue()
@@ -161,7 +170,7 @@ def test_the_assignments_end_as_the_stories_say(first_run):
 def test_a_second_run_adds_nothing_and_says_so(first_run):
     before = counts()
     out = io.StringIO()
-    with override_settings(DEBUG=True):
+    with override_settings(DEBUG=True, **SIGNING):
         call_command("demo", stdout=out)
     assert counts() == before
     assert "already loaded" in out.getvalue()
@@ -181,3 +190,13 @@ def test_the_published_password_is_the_one_the_check_looks_for(first_run):
         assert "demo-anna" in demo.refusal()
     with override_settings(DEBUG=True):
         assert demo.refusal() == ""
+
+
+def test_a_trainee_holds_a_certificate_that_verifies(first_run):
+    anna = user_named("anna")
+    assert HolderName.objects.get(user=anna).full_name == "Anna Rossi"
+    (certificate,) = Certificate.objects.filter(user=anna)
+    with override_settings(**SIGNING):
+        verdict = verify_code(certificate.code)
+    assert verdict.status == Status.VALID and verdict.claims is not None
+    assert f"code {certificate.code}" in first_run
