@@ -41,6 +41,7 @@ from polotrainer.courses.models import (
     Assignment,
     Cohort,
     Course,
+    Exam,
     InstructorRole,
     Membership,
     Observation,
@@ -176,6 +177,7 @@ def mine(request: UserRequest) -> HttpResponse:
         .order_by("due_at", "pk")
     )
     done = homework.progress(work, [request.user.pk])
+    tests = list(Exam.objects.filter(cohort__in=cohorts).order_by("opens_at", "pk"))
     observations = Observation.objects.filter(trainee=request.user, cohort__in=cohorts)
     seen: dict[int, list[Observation]] = {}
     for o in observations.select_related("observer__profile"):
@@ -188,6 +190,7 @@ def mine(request: UserRequest) -> HttpResponse:
                 (a, done[(a.pk, request.user.pk)]) for a in work if a.cohort_id == m.cohort_id
             ],
             "observations": seen.get(m.cohort_id, []),
+            "exams": [e for e in tests if e.cohort_id == m.cohort_id],
         }
         for m in memberships
     ]
@@ -545,6 +548,7 @@ def cohort(request: UserRequest, cohort_id: int) -> HttpResponse:
         "trainees": people,
         "assignments": [(a, sum(done[(a.pk, m.user_id)].done for m in people)) for a in work],
         "trainee_count": len(people),
+        "exams": list(item.exams.order_by("opens_at", "pk")),
     }
     return render(request, "courses/cohort.html", context)
 

@@ -32,6 +32,15 @@ class Row:
     prompt: str
     given: str
     right: str
+    # Whether the history may say if it was right, and show the right answer (an exam's
+    # review policy may hide both for a while): when not, `right` is empty.
+    shows_result: bool = True
+    shows_right: bool = True
+
+    @property
+    def replayable(self) -> bool:
+        """Whether the row links to practice: an exam's variants are not practice seeds."""
+        return self.attempt.mode != Mode.EXAM
 
 
 class Words:
@@ -87,16 +96,22 @@ class Words:
 def readable(attempts: Iterable[Attempt], lang: str) -> list[Row]:
     """The attempts (their scenario loaded) as rows of words in `lang`."""
     words = Words(lang)
-    return [
-        Row(
-            attempt=a,
-            title=words.title(a.scenario, a.seed),
-            prompt=words.prompt(a.scenario, a.seed, a.question),
-            given=words.answer(a.scenario, a.question, a.answer),
-            right=words.answer(a.scenario, a.question, a.right_answer),
+    now = timezone.now()
+    rows = []
+    for a in attempts:
+        shows_right = a.shows_right(now)
+        rows.append(
+            Row(
+                attempt=a,
+                title=words.title(a.scenario, a.seed),
+                prompt=words.prompt(a.scenario, a.seed, a.question),
+                given=words.answer(a.scenario, a.question, a.answer),
+                right=words.answer(a.scenario, a.question, a.right_answer) if shows_right else "",
+                shows_result=a.shows_result(now),
+                shows_right=shows_right,
+            )
         )
-        for a in attempts
-    ]
+    return rows
 
 
 class _Echo:
@@ -149,13 +164,56 @@ def csv_lines(user_id: int, lang: str) -> Iterator[str]:
             "context_label",
             "content_version",
             "created_at",
+            "result_hidden_until",
+            "right_hidden_until",
         )
     )
     zone = timezone.get_current_timezone()
-    for sid, seed, question, given, right, correct, ms, mode, label, version, at in rows.iterator(
-        5000
-    ):
+    now = timezone.now()
+    hidden = _("not shown yet")
+    for (
+        sid,
+        seed,
+        question,
+        given,
+        right,
+        correct,
+        ms,
+        mode,
+        label,
+        version,
+        at,
+        result_until,
+        right_until,
+    ) in rows.iterator(5000):
         scenario = scenarios[sid]
+        # An exam's review policy may keep whether it was right, and the right answer, for later.
+        if result_until is not None and result_until > now:
+            yield writer.writerow(
+                [
+                    at.astimezone(zone).strftime("%Y-%m-%d %H:%M"),
+                    label or str(modes.get(mode, mode)),
+                    scenario.data.get("section", ""),
+                    words.title(scenario, seed),
+                    words.prompt(scenario, seed, question),
+                    words.answer(scenario, question, given),
+                    hidden,
+                    hidden,
+                    "" if ms is None else f"{ms / 1000:.1f}",
+                    scenario.slug,
+                    "",
+                    question,
+                    json.dumps(given, ensure_ascii=False),
+                    "",
+                    "",
+                    mode,
+                    version,
+                    at.isoformat(),
+                ]
+            )
+            continue
+        if right_until is not None and right_until > now:
+            right = None
         yield writer.writerow(
             [
                 at.astimezone(zone).strftime("%Y-%m-%d %H:%M"),

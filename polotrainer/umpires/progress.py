@@ -48,6 +48,10 @@ class Context:
     mode: Mode = Mode.PRACTICE
     ref_id: int | None = None
     label: str = ""
+    # Until when the history hides whether the answers were right, and the right answers
+    # (an exam's review policy); None: shown at once. See Attempt.result_hidden_until.
+    result_hidden_until: datetime | None = None
+    right_hidden_until: datetime | None = None
 
 
 PRACTICE = Context(Mode.PRACTICE)
@@ -111,6 +115,8 @@ def record_answers(person: Person, context: Context, answers: Answers) -> Record
             mode=context.mode,
             context_id=context.ref_id,
             context_label=context.label[:200],
+            result_hidden_until=context.result_hidden_until,
+            right_hidden_until=context.right_hidden_until,
             nonce=item.nonce,
             created_at=when,
             day=timezone.localdate(when),
