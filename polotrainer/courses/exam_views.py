@@ -253,7 +253,7 @@ def exam_save(request: UserRequest, attempt_id: int, position: int) -> HttpRespo
     try:
         saved = exams.save(attempt, slot, submitted, now)
     except exams.ExamError as exc:
-        text = _message(exc)
+        text = _message(exc, _zone(attempt.exam))
         if request.htmx:
             context = {"slot": slot, "closed": text}
             return render_fragment(
