@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from polotrainer.courses import exams
+from polotrainer.courses import exams, signals
 from polotrainer.courses.models import ExamAttempt, ExamSlot, Finish, Review
 from polotrainer.umpires.models import Attempt, Mode, ScenarioProgress
 from scenarios import quiz
@@ -61,13 +61,12 @@ def slots(attempt):
     return list(attempt.slots.select_related("scenario").order_by("position"))
 
 
-# --- the whole way ------------------------------------------------------------------------------
+# --- the whole way ---
 
 
 def test_a_trainee_takes_the_exam_and_passes(
     world, exam, as_user, django_capture_on_commit_callbacks
 ):
-    from polotrainer.courses import signals
 
     received = []
 
@@ -247,7 +246,7 @@ def test_an_incomplete_answer_is_kept_in_the_form_but_not_saved_as_an_answer(wor
     assert spot.values[f"{place.name}-along"] == ["40"]
 
 
-# --- what the pages give away ---------------------------------------------------------------------
+# --- what the pages give away ---
 
 
 def test_the_attempt_page_shows_no_seed_scenario_or_ruling(world, exam, as_user):
@@ -306,7 +305,7 @@ def test_the_history_hides_exam_results_until_the_policy_allows(world, pool, as_
     assert all(row[14] == "true" and row[13] and row[10] for row in rows)
 
 
-# --- refusals --------------------------------------------------------------------------------------
+# --- refusals ---
 
 
 @pytest.mark.parametrize(
@@ -397,7 +396,7 @@ def test_a_removed_trainee_loses_the_attempt_page(world, exam, as_user):
     assert client.get(reverse("courses:exam", args=[exam.pk])).status_code == 404
 
 
-# --- speed -----------------------------------------------------------------------------------------
+# --- speed ---
 
 
 def test_the_exam_page_and_a_save_stay_within_their_query_budgets(
@@ -413,7 +412,7 @@ def test_the_exam_page_and_a_save_stay_within_their_query_budgets(
         assert save(client, attempt, slot, right_form(slot)).status_code == 200
 
 
-# --- results ---------------------------------------------------------------------------------------
+# --- results ---
 
 
 def test_the_result_shows_only_what_the_policy_allows(world, pool, as_user):
