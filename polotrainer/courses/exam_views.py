@@ -18,7 +18,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, Q
-from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -696,7 +696,7 @@ def exam_question(request: UserRequest, exam_id: int) -> HttpResponse:
             )
             return redirect("courses:exam_results", item.pk)
     if slot is None:
-        raise Http404(_("There is no such question."))
+        return redirect("courses:exam_results", item.pk)
     lang = translation.get_language() or "en"
     posed = exams.posed(slot, lang)
     context = {

@@ -624,6 +624,8 @@ def cohort_gradebook_csv(request: UserRequest, cohort_id: int) -> StreamingHttpR
         "latest_observation": _("Latest observation"),
     } | {k: str(v) for k, v in STATUS_WORDS.items()}
     words |= {f"assignment-{a.pk}": _assignment_label(a) for a in book.assignments}
+    words |= {f"exam-{e.pk}": e.title for e in book.exams}
+    words |= {"best": _("best"), "passed": _("passed"), "yes": _("yes"), "no": _("no")}
     writer = csv.writer(_Echo())
 
     def lines() -> Iterator[str]:
