@@ -18,7 +18,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, Q
-from django.http import HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -250,12 +250,15 @@ def exam_save(request: UserRequest, attempt_id: int, position: int) -> HttpRespo
     )
     now = timezone.now()
     submitted = {k: request.POST.getlist(k) for k in request.POST if k.startswith("q-")}
+    question = request.POST.get("question") or None
     try:
-        saved = exams.save(attempt, slot, submitted, now)
+        saved = exams.save(attempt, slot, submitted, now, question)
     except exams.ExamError as exc:
+        if exc.code == "no_question":
+            raise Http404(_("There is no such question.")) from None
         text = _message(exc, _zone(attempt.exam))
         if request.htmx:
-            context = {"slot": slot, "closed": text}
+            context = {"slot": slot, "closed": text, "qid": question}
             return render_fragment(
                 request,
                 ATTEMPT_TEMPLATE,
@@ -270,6 +273,7 @@ def exam_save(request: UserRequest, attempt_id: int, position: int) -> HttpRespo
         lang = translation.get_language() or "en"
         context = {
             "slot": saved.slot,
+            "qid": question,
             "errors": saved.errors,
             "question": _question(attempt, saved.slot, lang, saved.errors),
         }

@@ -449,13 +449,19 @@ class Saved:
 
 
 def save(
-    attempt: ExamAttempt, slot: ExamSlot, submitted: Mapping[str, Sequence[str]], now: datetime
+    attempt: ExamAttempt,
+    slot: ExamSlot,
+    submitted: Mapping[str, Sequence[str]],
+    now: datetime,
+    question: str | None = None,
 ) -> Saved:
     """Store the slot's answers as given (the last save of a question stands).
 
     Each question of the slot is read from the form: an answer is stored, an empty one clears
     it, one that is not an answer of its kind keeps what was stored and is reported. The raw
-    values are kept too, so any device shows the form as it was left. ExamError `finished` or
+    values are kept too, so any device shows the form as it was left. With `question`, only
+    that question is read (its own form sent it): another tab's answers to the slot's other
+    questions stand. ExamError `no_question` for a question not in the slot, `finished` or
     `deadline` (with the time it closed) when the attempt no longer takes answers.
     """
     if attempt.finished_at is not None:
@@ -463,11 +469,15 @@ def save(
     if now >= attempt.deadline:
         finish_if_due(attempt, now)
         raise ExamError("deadline", attempt.deadline)
-    question = posed(slot, "en")
+    shown = posed(slot, "en")
+    if question is not None and question not in {q.id for q in shown.questions}:
+        raise ExamError("no_question")
     given = dict(slot.given)
     values = dict(slot.values)
     errors: dict[str, str] = {}
-    for item in quiz.read(question, submitted):
+    for item in quiz.read(shown, submitted):
+        if question is not None and item.id != question:
+            continue
         for name in item.question.fields:
             kept = [v[:VALUE_MAX] for v in submitted.get(name, ()) if v][:VALUES_MAX]
             if kept:
@@ -480,18 +490,23 @@ def save(
             errors[item.id] = item.error
         else:
             given[item.id] = item.given
-    # One statement, guarded by the attempt still open: a submit that committed in between wins.
-    changed = ExamSlot.objects.filter(
-        pk=slot.pk, attempt__finished_at__isnull=True, attempt__deadline__gt=now
-    ).update(given=given, values=values, saved_at=now)
-    if not changed:
+    # No savepoint when called inside a transaction: nothing here needs a partial rollback.
+    with transaction.atomic(savepoint=False):
+        # Updating the attempt's row locks it, guarded by the attempt still open: a submit
+        # (which locks the same row) either committed before, and this changes nothing, or
+        # waits until this answer is stored, and grades it.
+        still_open = ExamAttempt.objects.filter(
+            pk=attempt.pk, finished_at__isnull=True, deadline__gt=now
+        ).update(current=slot.position)
+        if still_open:
+            ExamSlot.objects.filter(pk=slot.pk).update(given=given, values=values, saved_at=now)
+    if not still_open:
         attempt.refresh_from_db()
         finish_if_due(attempt, now)
         if attempt.finished_by == Finish.DEADLINE:
             raise ExamError("deadline", attempt.deadline)
         raise ExamError("finished", attempt.finished_at)
-    if attempt.current != slot.position:
-        ExamAttempt.objects.filter(pk=attempt.pk).update(current=slot.position)
+    attempt.current = slot.position
     slot.given, slot.values, slot.saved_at = given, values, now
     return Saved(slot, errors)
 

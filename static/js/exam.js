@@ -1,7 +1,8 @@
 /* The exam page: the countdown from the server's deadline, times in the reader's own zone, and
    answers that survive a lost connection.
 
-   Each question's form is saved by htmx on every change. Before a save is sent, the form's
+   Each question has its own form, saved by htmx on every change (so two tabs answering two
+   questions of one situation never overwrite each other). Before a save is sent, the form's
    values are kept in localStorage; they are dropped once the server has answered that very
    save. A save that could not be sent (offline) stays there: the page says so, and sends it
    when the browser is back online or the page is opened again. Nothing here knows an answer's
@@ -121,8 +122,8 @@
     });
   }
 
-  function formOf(slot) {
-    return document.querySelector("form.exam-form[data-slot='" + slot + "']");
+  function formOf(key) {
+    return document.querySelector("form.exam-form[data-key='" + key + "']");
   }
 
   function resend() {
@@ -136,7 +137,7 @@
   document.body.addEventListener("htmx:configRequest", function (event) {
     var form = event.detail.elt;
     if (!form.matches || !form.matches("form.exam-form")) return;
-    var slot = form.getAttribute("data-slot");
+    var slot = form.getAttribute("data-key");
     var sent = snapshot(form);
     form.setAttribute("data-sent", sent);
     store(slot, sent);
@@ -148,11 +149,11 @@
     if (!form.matches || !form.matches("form.exam-form")) return;
     var xhr = event.detail.xhr;
     if (!xhr || !xhr.status) return; // not sent: htmx:sendError says so
-    var slot = form.getAttribute("data-slot");
+    var slot = form.getAttribute("data-key");
     // The server has answered this save (saved, refused or closed): the device need not keep
     // it, unless the trainee changed the answer again meanwhile.
     if (stored(slot) === form.getAttribute("data-sent")) store(slot, null);
-    var link = document.querySelector("[data-nav='" + slot + "']");
+    var link = document.querySelector("[data-nav='" + form.getAttribute("data-slot") + "']");
     if (link && xhr.status === 200) link.classList.add("answered");
   });
 

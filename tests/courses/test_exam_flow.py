@@ -234,6 +234,33 @@ def test_two_tabs_the_last_answer_to_each_question_stands(world, exam, as_user):
     assert other.given and len(other.given) == len(exams.posed(other, "en").questions)
 
 
+def test_two_tabs_answering_two_questions_of_one_situation_keep_both(world, exam, as_user):
+    client = as_user(world.trainee_a)
+    attempt = start(client, exam)
+    spot = next(s for s in slots(attempt) if s.scenario.slug == "t-safety-spot")
+    posed = exams.posed(spot, "en")
+    place = next(q for q in posed.questions if q.type == quiz.QuestionType.PLACE)
+    yes_no = next(q for q in posed.questions if q.type == quiz.QuestionType.BOOL)
+    form = right_form(spot)
+    # Each question's own form sends its own fields and names its question.
+    tab_one = {name: form[name] for name in place.fields} | {"question": place.id}
+    tab_two = {yes_no.name: form[yes_no.name], "question": yes_no.id}
+    assert save(client, attempt, spot, tab_one).status_code == 200
+    assert save(client, attempt, spot, tab_two).status_code == 200
+    spot.refresh_from_db()
+    assert set(spot.given) == {place.id, yes_no.id}
+
+
+def test_a_tampered_question_id_is_a_404_and_nothing_is_saved(world, exam, as_user):
+    client = as_user(world.trainee_a)
+    attempt = start(client, exam)
+    slot = slots(attempt)[0]
+    data = right_form(slot) | {"question": "not-a-question"}
+    assert save(client, attempt, slot, data).status_code == 404
+    slot.refresh_from_db()
+    assert slot.given == {} and slot.saved_at is None
+
+
 def test_an_incomplete_answer_is_kept_in_the_form_but_not_saved_as_an_answer(world, exam, as_user):
     client = as_user(world.trainee_a)
     attempt = start(client, exam)
