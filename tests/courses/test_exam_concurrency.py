@@ -27,7 +27,7 @@ def run_together(jobs):
         try:
             barrier.wait()
             job()
-        except BaseException as exc:  # noqa: BLE001 - reported to the test below
+        except BaseException as exc:  # reported to the test below
             errors.append(exc)
         finally:
             connection.close()
