@@ -406,6 +406,16 @@ class ExamAttempt(models.Model):
             return None
         return (self.finished_at - self.started_at).total_seconds()
 
+    @property
+    def duration(self) -> str:
+        """The time taken as h:mm:ss or m:ss ("" while open)."""
+        seconds = self.seconds_taken
+        if seconds is None:
+            return ""
+        minutes, secs = divmod(round(seconds), 60)
+        hours, minutes = divmod(minutes, 60)
+        return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
 
 class ExamSlot(models.Model):
     """One question of an attempt (a scenario's variant), frozen when the attempt is drawn.

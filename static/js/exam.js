@@ -17,9 +17,17 @@
       if (isNaN(when.getTime())) return;
       el.title = el.textContent;
       el.textContent = when.toLocaleString(document.documentElement.lang || undefined, {
-        dateStyle: "medium",
-        timeStyle: "short",
+        day: "numeric",
+        month: "short",
+        year: "numeric",
+        hour: "2-digit",
+        minute: "2-digit",
+        timeZoneName: "short",
       });
+    });
+    // The times now name the reader's own zone: the course's zone note no longer applies.
+    document.querySelectorAll("[data-zone-note]").forEach(function (el) {
+      el.hidden = true;
     });
   }
 
