@@ -142,6 +142,7 @@ def exam(request: UserRequest, exam_id: int) -> HttpResponse:
     item = _own_exam(request, exam_id)
     now = timezone.now()
     where = exams.standing(item, request.user, now)
+    exams.release_if_due(item, now)
     return render(request, "courses/exam.html", _exam_context(item, where, now))
 
 
@@ -334,6 +335,7 @@ def exam_result(request: UserRequest, attempt_id: int) -> HttpResponse:
     if not attempt.finished:
         return redirect(_attempt_url(attempt))
     item = attempt.exam
+    exams.release_if_due(item, now)
     level = Review.ANSWERS if attempt.preview else item.review_level(now)
     return render(request, "courses/exam_result.html", _result(attempt, level, now))
 
@@ -478,7 +480,7 @@ def exam_edit(request: UserRequest, exam_id: int) -> HttpResponse:
             setattr(item, name, form.cleaned_data[name])
         item.pass_percent = form.pass_mark
         item.save(update_fields=[*_SETTINGS, "pass_percent"])
-        exams.apply_policy(item)
+        exams.apply_policy(item, timezone.now())
         messages.success(request, _("Exam saved."))
         return redirect("courses:exam_results", item.pk)
     context = {
@@ -502,6 +504,7 @@ def exam_results(request: UserRequest, exam_id: int) -> HttpResponse:
     now = timezone.now()
     for overdue in item.attempts.filter(finished_at=None, deadline__lte=now):
         exams.finish_if_due(overdue, now)
+    exams.release_if_due(item, now)
     context = _results_context(item) | {
         "accommodation_form": AccommodationForm(cohort=item.cohort),
     }

@@ -124,13 +124,59 @@ def hidden_until(exam: Exam) -> tuple[datetime | None, datetime | None]:
     return until(Review.MARKS), until(Review.ANSWERS)
 
 
-def apply_policy(exam: Exam) -> int:
+def apply_policy(exam: Exam, now: datetime) -> int:
     """After the review policy or the close changed: the history's hiding follows, for every
-    answer already recorded from this exam. How many answers it touched."""
+    answer already recorded from this exam, and the trainees' aggregates count exactly the
+    answers that show. How many answers it touched."""
     result_until, right_until = hidden_until(exam)
     ids = list(ExamAttempt.objects.filter(exam=exam).values_list("pk", flat=True))
-    return Attempt.objects.filter(mode=Mode.EXAM, context_id__in=ids).update(
-        result_hidden_until=result_until, right_hidden_until=right_until
+    with transaction.atomic():
+        touched = Attempt.objects.filter(mode=Mode.EXAM, context_id__in=ids).update(
+            result_hidden_until=result_until, right_hidden_until=right_until
+        )
+        for user_id in _trainees(exam):
+            progress.rebuild(user_id)
+        shown = result_until is None or result_until <= now
+        Exam.objects.filter(pk=exam.pk).update(released_at=now if shown else None)
+        exam.released_at = now if shown else None
+    return touched
+
+
+def release_if_due(exam: Exam, now: datetime) -> bool:
+    """Once answers hidden until the close show (the close has passed), count them into each
+    trainee's aggregates: their mastery and days move only now. Done once per exam, by whoever
+    comes first (a page of the exam, or `manage.py exams finish`)."""
+    result_until, _right_until = hidden_until(exam)
+    if exam.released_at is not None or result_until is None or result_until > now:
+        return False
+    with transaction.atomic():
+        locked = Exam.objects.select_for_update().get(pk=exam.pk)
+        if locked.released_at is not None:
+            exam.released_at = locked.released_at
+            return False
+        # Every attempt's deadline is at the close at the latest: none may stay open.
+        for attempt in ExamAttempt.objects.filter(exam=exam, finished_at=None):
+            submit(attempt, now, by=Finish.DEADLINE)
+        for user_id in _trainees(exam):
+            progress.rebuild(user_id)
+        locked.released_at = exam.released_at = now
+        locked.save(update_fields=["released_at"])
+    return True
+
+
+def release_due(now: datetime) -> int:
+    """Release every closed exam not released yet (for cron); how many."""
+    return sum(
+        release_if_due(exam, now)
+        for exam in Exam.objects.filter(released_at=None, closes_at__lte=now)
+    )
+
+
+def _trainees(exam: Exam) -> list[int]:
+    return list(
+        ExamAttempt.objects.filter(exam=exam, preview=False, user__isnull=False)
+        .values_list("user_id", flat=True)
+        .distinct()
     )
 
 

@@ -292,6 +292,9 @@ class Exam(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     created_at = models.DateTimeField(default=timezone.now)
+    # When the answers hidden until the close were counted into the trainees' aggregates
+    # (mastery, days): `exams.release_if_due`.
+    released_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["opens_at", "pk"]

@@ -4,12 +4,13 @@ opening a disputed question, and what stays when an account is deleted."""
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.urls import reverse
 from django.utils import timezone
 
 from polotrainer.courses import exams, itemanalysis, signals
 from polotrainer.courses.models import Exam, ExamAttempt, ExamSlot, Review
-from polotrainer.umpires.models import Attempt, Mode
+from polotrainer.umpires.models import Attempt, DayActivity, Mode, ScenarioProgress
 from tests.courses.conftest import exam_scenarios, make_exam
 from tests.courses.test_exam_flow import right_form, save, slots, start
 
@@ -214,8 +215,10 @@ def test_changing_the_review_policy_changes_what_the_history_hides(world, exam, 
     assert all(a.result_hidden_until == exam.closes_at for a in hidden)
     exam.review_after_submit = Review.ANSWERS
     exam.save()
-    exams.apply_policy(exam)
+    exams.apply_policy(exam, timezone.now())
     assert all(a.shows_right() for a in Attempt.objects.filter(mode=Mode.EXAM))
+    # Shown now: they count in the trainee's mastery and days from now on.
+    assert ScenarioProgress.objects.filter(user=world.trainee_a).exists()
 
 
 def test_the_exam_pages_of_the_trainee_and_cohort_list_it(world, exam, as_user):
@@ -234,3 +237,32 @@ def test_a_deadline_passed_before_the_results_page_is_read_counts(world, exam, a
     page = as_user(world.instructor_a).get(reverse("courses:exam_results", args=[exam.pk]))
     (row,) = [r for r in page.context["rows"] if r.user == world.trainee_a]
     assert row.last is not None and row.open is None
+
+
+def test_hidden_results_stay_out_of_mastery_and_days_until_the_close(world, pool, as_user):
+    from django.core.management import call_command
+
+    from tests.courses.test_exam_flow import T0
+
+    exam = make_exam(
+        world.cohort_a,
+        pool,
+        review_after_submit=Review.SCORE,
+        review_after_close=Review.MARKS,
+        opens_at=T0 - timedelta(hours=1),
+        closes_at=T0 + timedelta(hours=2),
+    )
+    with time_machine.travel(T0, tick=False) as clock:
+        attempt = take(as_user(world.trainee_a), exam)
+        assert Attempt.objects.filter(user=world.trainee_a, mode=Mode.EXAM).count() == attempt.total
+        # Nothing on the dashboard moves: no mastery, no day with right answers.
+        assert not ScenarioProgress.objects.filter(user=world.trainee_a).exists()
+        assert not DayActivity.objects.filter(user=world.trainee_a).exists()
+        clock.move_to(T0 + timedelta(hours=3))
+        call_command("exams", "finish")
+    exam.refresh_from_db()
+    assert exam.released_at is not None
+    progress_rows = ScenarioProgress.objects.filter(user=world.trainee_a)
+    assert sum(p.answers for p in progress_rows) == attempt.total
+    assert sum(d.correct for d in DayActivity.objects.filter(user=world.trainee_a)) == attempt.right
+    assert all(p.card is None for p in progress_rows)  # still no review schedule
