@@ -358,7 +358,9 @@ class ExamForm(forms.Form):
 
 
 class AccommodationForm(forms.Form):
-    trainee = forms.ModelChoiceField(label=_("Trainee"), queryset=User.objects.none())
+    trainee = forms.ModelChoiceField(
+        label=_("Trainee"), queryset=User.objects.none(), empty_label="—"
+    )
     extra_minutes = forms.IntegerField(
         label=_("Extra time (minutes)"), min_value=0, max_value=600, initial=0
     )
