@@ -84,8 +84,9 @@ class Attempt(models.Model):
             models.Index(fields=["user", "-created_at"]),
             # One umpire's answers to one scenario since a moment, right or not, read from the
             # index alone: a course's assignment progress counts them for a whole cohort.
+            # With result_hidden_until: whether "correct" may count yet, from the index too.
             models.Index(
-                fields=["user", "scenario", "-created_at", "correct"],
+                fields=["user", "scenario", "-created_at", "correct", "result_hidden_until"],
                 name="attempt_user_scenario_time",
             ),
             models.Index(fields=["user", "day"], name="attempt_user_day"),

@@ -266,3 +266,27 @@ def test_hidden_results_stay_out_of_mastery_and_days_until_the_close(world, pool
     assert sum(p.answers for p in progress_rows) == attempt.total
     assert sum(d.correct for d in DayActivity.objects.filter(user=world.trainee_a)) == attempt.right
     assert all(p.card is None for p in progress_rows)  # still no review schedule
+
+
+def test_an_assignment_counts_a_hidden_exam_answer_as_answered_not_right(world):
+    from polotrainer.courses import assignments
+    from polotrainer.umpires.progress import Answer, Answers, Context, Person, record_answers
+
+    scenario = world.assignment_a.scenario_links.first().scenario
+
+    def record(nonce, until):
+        record_answers(
+            Person(user_id=world.trainee_a.pk),
+            Context(Mode.EXAM, ref_id=1, result_hidden_until=until),
+            Answers(scenario.pk, 2**31 + 5, "test", [Answer("ruling", "a", "a", True, nonce)]),
+        )
+
+    record("hidden-1", timezone.now() + timedelta(days=1))
+    done = assignments.progress([world.assignment_a], [world.trainee_a.pk])
+    assert (
+        done[(world.assignment_a.pk, world.trainee_a.pk)].answered,
+        done[(world.assignment_a.pk, world.trainee_a.pk)].right,
+    ) == (1, 0)
+    record("shown-1", None)
+    done = assignments.progress([world.assignment_a], [world.trainee_a.pk])
+    assert done[(world.assignment_a.pk, world.trainee_a.pk)].right == 1
