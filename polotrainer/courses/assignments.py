@@ -214,7 +214,8 @@ GROUP BY s.assignment_id, t.user_id
 # correct, result_hidden_until), never touching the table: CROSS JOIN keeps the answers in
 # SQLite's innermost loop, so each (assignment scenario, trainee) pair is one range of that
 # index; PostgreSQL reads the trainees' entries of the index once and joins them to the
-# pairs. The threshold is one expression (set, or joined if later) so neither picks the (user, created_at) index instead.
+# pairs. The threshold is one expression (set, or joined if later) so neither picks the
+# (user, created_at) index instead.
 
 
 def progress(
