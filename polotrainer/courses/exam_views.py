@@ -203,6 +203,17 @@ def exam_attempt(request: UserRequest, attempt_id: int) -> HttpResponse:
     return render(request, ATTEMPT_TEMPLATE, context)
 
 
+def _marker(item: quiz.Marked) -> tuple[float, float] | None:
+    """Where to draw the ball of a place question from its saved values, if numbers."""
+    if item.question.type != quiz.QuestionType.PLACE or item.question.place is None:
+        return None
+    try:
+        along, across = (float(v.replace(",", ".")) for v in item.values)
+    except (TypeError, ValueError):
+        return None
+    return (along - item.question.place.length / 2, across)
+
+
 def _time_left(attempt: ExamAttempt, now: datetime) -> dict[str, int]:
     """The time left, from the stored deadline only (a reload or a second device adds none)."""
     seconds = max(0, math.ceil((attempt.deadline - now).total_seconds()))
@@ -234,7 +245,13 @@ def _question(
         "items": items,
         "reference": exams.reference(slot, attempt),
         "complete": all(q.id in slot.given for q in shown.questions),
-        "field": diagram.render(shown.diagram, lang, uid=f"field-{slot.position}")
+        "field": diagram.render(
+            shown.diagram,
+            lang,
+            uid=f"field-{slot.position}",
+            interactive=shown.has_place,
+            marker=next((m for item in items if (m := _marker(item)) is not None), None),
+        )
         if shown.diagram
         else "",
     }

@@ -95,6 +95,14 @@ def test_an_exam_on_a_phone_survives_a_lost_connection(phone, exam):
     p.wait_for_url("**/courses/exam/attempt/**")
     attempt = ExamAttempt.objects.get(exam=exam)
     _check(p, "exam-attempt-phone-en")
+    # A place question: a tap on the field puts the ball there and saves it.
+    field = p.locator("section[data-field-scope] svg[data-field]").first
+    field.scroll_into_view_if_needed()
+    box = field.bounding_box()
+    field.click(position={"x": box["width"] * 0.3, "y": box["height"] * 0.4})
+    spot_form = p.locator("form.exam-form:has([data-place='along'])").first
+    spot_form.locator(".saved-mark.saved").wait_for()
+    assert spot_form.locator("[data-place='along']").input_value() != ""
     first, second = _radio_forms(p)[:2]
     first.locator("input[type=radio]").first.check()
     first.locator(".saved-mark.saved").wait_for()
@@ -109,15 +117,15 @@ def test_an_exam_on_a_phone_survives_a_lost_connection(phone, exam):
     p.goto(f"/en/courses/exam/attempt/{attempt.pk}/")
     # Back online: the answer kept on the device is put back and sent.
     saved = p.locator("form.exam-form .saved-mark.saved")
-    saved.nth(1).wait_for()
-    assert saved.count() == 2
+    saved.nth(2).wait_for()
+    assert saved.count() == 3
     keys = [
         p.locator("form.exam-form").nth(i).get_attribute("data-key")
         for i in range(p.locator("form.exam-form").count())
         if p.locator("form.exam-form").nth(i).locator(".saved-mark.saved").count()
     ]
     given = {f"{s.position}-{q}" for s in attempt.slots.all() for q in s.given}
-    assert set(keys) == given and len(given) == 2
+    assert set(keys) == given and len(given) == 3
     assert (
         p.evaluate(
             "Object.keys(localStorage).filter(k => k.startsWith('polotrainer-exam-')).length"
