@@ -8,13 +8,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template import loader
 from django.templatetags.static import static
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext_lazy as _
 from django.views import i18n
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
+from polotrainer.courses import exams
 from polotrainer.courses.assignments import due_for
 from polotrainer.umpires.models import Profile
 from polotrainer.umpires.review import due_count
@@ -32,6 +33,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "due_count": due_count(request.user),
         # The umpires app knows nothing of courses: the site puts the two side by side.
         "assignments_due": due_for(request.user),  # type: ignore[arg-type]
+        "exams_open": exams.open_for(request.user, timezone.now()),  # type: ignore[arg-type]
     }
     return render(request, "home.html", context)
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -673,6 +674,22 @@ def _withdrawal_reason(exam: Exam, attempt: ExamAttempt, now: datetime) -> str:
 
 def cohort_exams(cohort: Cohort) -> list[Exam]:
     return list(Exam.objects.filter(cohort=cohort).order_by("opens_at", "pk"))
+
+
+def open_for(user: User, now: datetime) -> list[Exam]:
+    """The exams open now in the trainee's cohorts, closing soonest first (for the home page).
+    One query; each carries `in_progress`: whether the trainee has an attempt open."""
+    if not user.is_authenticated:
+        return []
+    mine = ExamAttempt.objects.filter(
+        exam=OuterRef("pk"), user=user, preview=False, finished_at=None, deadline__gt=now
+    )
+    return list(
+        Exam.objects.filter(cohort__memberships__user=user, opens_at__lte=now, closes_at__gt=now)
+        .select_related("cohort__course")
+        .annotate(in_progress=Exists(mine))
+        .order_by("closes_at", "pk")
+    )
 
 
 def is_member(exam: Exam, user: User) -> bool:

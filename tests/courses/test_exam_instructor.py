@@ -224,6 +224,9 @@ def test_changing_the_review_policy_changes_what_the_history_hides(world, exam, 
 def test_the_exam_pages_of_the_trainee_and_cohort_list_it(world, exam, as_user):
     mine = as_user(world.trainee_a).get(reverse("courses:mine")).content.decode()
     assert reverse("courses:exam", args=[exam.pk]) in mine
+    home = as_user(world.trainee_a).get("/en/")
+    assert [e.pk for e in home.context["exams_open"]] == [exam.pk]
+    assert not as_user(world.trainee_b).get("/en/").context["exams_open"]
     page = as_user(world.instructor_a).get(reverse("courses:cohort", args=[world.cohort_a.pk]))
     assert reverse("courses:exam_results", args=[exam.pk]) in page.content.decode()
 
