@@ -147,7 +147,9 @@ def exam(request: UserRequest, exam_id: int) -> HttpResponse:
 
 
 def _exam_context(item: Exam, where: exams.Standing, now: datetime) -> dict[str, Any]:
+    running = where.open_attempt
     return {
+        **(_time_left(running, now) if running else {}),
         "exam": item,
         "cohort": item.cohort,
         "standing": where,

@@ -136,6 +136,9 @@ def test_reloading_or_a_second_device_never_adds_time(world, exam, as_user, clie
         page = laptop.get(reverse("courses:exam_attempt", args=[attempt.pk]))
         assert page.context["seconds_left"] == 5 * 60
         assert ExamAttempt.objects.filter(exam=exam).count() == 1
+        # The exam's own page says the same.
+        page = laptop.get(reverse("courses:exam", args=[exam.pk]))
+        assert page.context["seconds_left"] == 5 * 60
 
 
 def test_at_the_deadline_the_attempt_is_submitted_with_the_deadline_as_finish(world, exam, as_user):
