@@ -293,3 +293,28 @@ def test_an_assignment_counts_a_hidden_exam_answer_as_answered_not_right(world):
     record("shown-1", None)
     done = assignments.progress([world.assignment_a], [world.trainee_a.pk])
     assert done[(world.assignment_a.pk, world.trainee_a.pk)].right == 1
+
+
+def test_editing_an_exam_keeps_its_blueprint_and_applies_the_new_policy(world, exam, as_user):
+    take(as_user(world.trainee_a), exam)
+    client = as_user(world.instructor_a)
+    url = reverse("courses:exam_edit", args=[exam.pk])
+    form = client.get(url).context["form"]
+    assert "chosen" not in form.fields  # what it asks stays as it was set
+    data = {
+        "title_it": "Esame rinominato",
+        "title_en": "Renamed exam",
+        "pass_preset": "94",
+        "time_limit_minutes": "45",
+        "opens_at": "2026-01-01T09:00",
+        "closes_at": "2030-01-01T09:00",
+        "attempts_allowed": "3",
+        "cooldown_hours": "1",
+        "review_after_submit": str(Review.ANSWERS),
+        "review_after_close": str(Review.ANSWERS),
+    }
+    assert client.post(url, data).status_code == 302
+    exam.refresh_from_db()
+    assert (exam.title_en, exam.pass_percent, exam.time_limit_minutes) == ("Renamed exam", 94, 45)
+    assert len(exam.blueprint) == 1
+    assert all(a.shows_right() for a in Attempt.objects.filter(mode=Mode.EXAM))
