@@ -223,7 +223,12 @@ def _time_left(attempt: ExamAttempt, now: datetime) -> dict[str, int]:
 
 
 def _question(
-    attempt: ExamAttempt, slot: ExamSlot, lang: str, errors: dict[str, str] | None = None
+    attempt: ExamAttempt,
+    slot: ExamSlot,
+    lang: str,
+    errors: dict[str, str] | None = None,
+    *,
+    field: bool = True,
 ) -> dict[str, Any]:
     """What one question of the attempt shows: the posed variant (no right answer anywhere),
     its inputs filled from what was saved, any refusal."""
@@ -254,7 +259,7 @@ def _question(
             interactive=shown.has_place,
             marker=next((m for item in items if (m := _marker(item)) is not None), None),
         )
-        if shown.diagram
+        if shown.diagram and field
         else "",
     }
 
@@ -295,7 +300,7 @@ def exam_save(request: UserRequest, attempt_id: int, position: int) -> HttpRespo
             "slot": saved.slot,
             "qid": question,
             "errors": saved.errors,
-            "question": _question(attempt, saved.slot, lang, saved.errors),
+            "question": _question(attempt, saved.slot, lang, saved.errors, field=False),
         }
         return render_fragment(
             request,
