@@ -505,6 +505,7 @@ def exam_edit(request: UserRequest, exam_id: int) -> HttpResponse:
         item.pass_percent = form.pass_mark
         item.save(update_fields=[*_SETTINGS, "pass_percent"])
         exams.apply_policy(item, timezone.now())
+        exams.reschedule(item)
         messages.success(request, _("Exam saved."))
         return redirect("courses:exam_results", item.pk)
     context = {
@@ -598,6 +599,7 @@ def exam_accommodation(request: UserRequest, exam_id: int) -> HttpResponse:
         user=data["trainee"],
         defaults={"extra_minutes": data["extra_minutes"], "extra_attempts": data["extra_attempts"]},
     )
+    exams.reschedule(item)
     messages.success(
         request,
         _("%(name)s: %(minutes)d extra minutes, %(attempts)d extra attempts.")

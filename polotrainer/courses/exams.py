@@ -311,6 +311,22 @@ def start(exam: Exam, user: User, now: datetime, *, preview: bool = False) -> Ex
     return attempt
 
 
+def reschedule(exam: Exam) -> int:
+    """After the instructor changed the time limit, the close or someone's extra time: each open
+    attempt's stored deadline follows (the earlier of start + limit + extra and the close).
+    Previews keep theirs. How many deadlines moved."""
+    extras = dict(Accommodation.objects.filter(exam=exam).values_list("user_id", "extra_minutes"))
+    moved = []
+    for attempt in ExamAttempt.objects.filter(exam=exam, finished_at=None, preview=False):
+        minutes = exam.time_limit_minutes + extras.get(attempt.user_id, 0)
+        deadline = min(attempt.started_at + timedelta(minutes=minutes), exam.closes_at)
+        if deadline != attempt.deadline:
+            attempt.deadline = deadline
+            moved.append(attempt)
+    ExamAttempt.objects.bulk_update(moved, ["deadline"])
+    return len(moved)
+
+
 def draw(exam: Exam) -> list[tuple[int, Scenario, Variant]]:
     """The questions of a new attempt: per part, its count of scenarios at random, each with a
     fresh exam seed and its variant ruled now."""

@@ -318,3 +318,20 @@ def test_editing_an_exam_keeps_its_blueprint_and_applies_the_new_policy(world, e
     assert (exam.title_en, exam.pass_percent, exam.time_limit_minutes) == ("Renamed exam", 94, 45)
     assert len(exam.blueprint) == 1
     assert all(a.shows_right() for a in Attempt.objects.filter(mode=Mode.EXAM))
+
+
+def test_extra_time_given_during_an_attempt_moves_its_deadline(world, exam, as_user):
+    attempt = start(as_user(world.trainee_a), exam)
+    before = attempt.deadline
+    as_user(world.instructor_a).post(
+        reverse("courses:exam_accommodation", args=[exam.pk]),
+        {"trainee": world.trainee_a.pk, "extra_minutes": "20", "extra_attempts": "0"},
+    )
+    attempt.refresh_from_db()
+    assert attempt.deadline == min(before + timedelta(minutes=20), exam.closes_at)
+    # Closing the exam earlier caps it at the new close.
+    exam.closes_at = timezone.now() + timedelta(minutes=5)
+    exam.save()
+    exams.reschedule(exam)
+    attempt.refresh_from_db()
+    assert attempt.deadline == exam.closes_at
