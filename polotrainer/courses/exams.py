@@ -318,7 +318,9 @@ def reschedule(exam: Exam) -> int:
     extras = dict(Accommodation.objects.filter(exam=exam).values_list("user_id", "extra_minutes"))
     moved = []
     for attempt in ExamAttempt.objects.filter(exam=exam, finished_at=None, preview=False):
-        minutes = exam.time_limit_minutes + extras.get(attempt.user_id, 0)
+        minutes = exam.time_limit_minutes + (
+            extras.get(attempt.user_id, 0) if attempt.user_id else 0
+        )
         deadline = min(attempt.started_at + timedelta(minutes=minutes), exam.closes_at)
         if deadline != attempt.deadline:
             attempt.deadline = deadline
