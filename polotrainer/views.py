@@ -22,6 +22,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from polotrainer import demo
+from polotrainer.courses import exams
 from polotrainer.courses.assignments import OVERDUE_SHOWN, due_for, progress
 from polotrainer.courses.models import Assignment, Cohort, Membership
 from polotrainer.courses.roles import is_instructor
@@ -47,9 +48,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "reviews": due_now(request.user),
             # The umpires app knows nothing of courses: the site puts the two side by side.
             "assignments_due": due_for(request.user),
-            # Exams: the trainee's open exams, soonest closing first, each with a title, its
-            # course, a url and closes_at (the exams app provides them).
-            "exams_open": [],
+            "exams_open": exams.open_for(request.user, timezone.now()),
             "instructor": is_instructor(request.user),
             "teaching": _teaching(request.user),
         }

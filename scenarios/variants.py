@@ -27,7 +27,11 @@ from typing import Any
 from polotrainer.rules import FactError, rule_json
 from scenarios import expressions
 
+#: The seeds practice, review and replay links accept: 0 (the rulebook's numbers) to MAX_SEED.
 MAX_SEED = 2**31 - 1
+#: Exam variants draw their seeds from the range just above, which practice refuses (a 404),
+#: so an exam's seed can never be opened, probed or replayed there.
+EXAM_SEEDS = range(MAX_SEED + 1, 2**32)
 MAX_DRAWS = 200
 _PLACEHOLDER = re.compile(r"^\{([a-z_][a-z0-9_]*)\}$")
 _TOKEN = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
@@ -144,8 +148,8 @@ class Variant:
 
 def make_variant(slug: str, data: Mapping[str, Any], seed: int) -> Variant:
     """The variant `seed` of the scenario `slug` described by `data`, ruled by the engine."""
-    if not 0 <= seed <= MAX_SEED:
-        raise VariantError(f"seed must be between 0 and {MAX_SEED}")
+    if not 0 <= seed < EXAM_SEEDS.stop:
+        raise VariantError(f"seed must be between 0 and {EXAM_SEEDS.stop - 1}")
     params: Mapping[str, Mapping[str, Any]] = data.get("params", {})
     rng = random.Random(f"{slug}:{seed}")
     last_error: Exception | None = None
@@ -248,3 +252,12 @@ def _fill(template: Any, values: Mapping[str, Any]) -> Any:
 def fresh_seed() -> int:
     """A new random seed for a fresh variant (never 0, which is the rulebook's own numbers)."""
     return random.SystemRandom().randint(1, MAX_SEED)
+
+
+def fresh_exam_seed() -> int:
+    """A new random seed for an exam's variant, from the range practice refuses."""
+    return random.SystemRandom().randint(EXAM_SEEDS.start, EXAM_SEEDS.stop - 1)
+
+
+def is_exam_seed(seed: int) -> bool:
+    return seed in EXAM_SEEDS

@@ -197,7 +197,8 @@ class Progress:
 _PROGRESS_SQL = """
 SELECT s.assignment_id, t.user_id,
        COUNT(*),
-       SUM(CASE WHEN t.correct THEN 1 ELSE 0 END),
+       SUM(CASE WHEN t.correct AND (t.result_hidden_until IS NULL
+                                     OR t.result_hidden_until <= %s) THEN 1 ELSE 0 END),
        SUM(CASE WHEN t.created_at < a.due_at THEN 1 ELSE 0 END)
 FROM {assignment} a
 JOIN {link} s ON s.assignment_id = a.id
@@ -208,11 +209,13 @@ WHERE a.id IN ({assignments}) AND m.user_id IN ({users})
   AND t.created_at >= CASE WHEN a.created_at > m.joined_at THEN a.created_at ELSE m.joined_at END
 GROUP BY s.assignment_id, t.user_id
 """
-# Plain SQL that both databases run well from the index on (user, scenario, created_at,
-# correct), never touching the table: CROSS JOIN keeps the answers in SQLite's innermost loop, so
-# each (assignment scenario, trainee) pair is one range of that index; PostgreSQL reads the
-# trainees' entries of the index once and joins them to the pairs. The threshold is one
-# expression (set, or joined if later) so neither picks the (user, created_at) index instead.
+# An exam's answer whose result is still hidden (its review policy) counts as answered, not as
+# right. Plain SQL that both databases run well from the index on (user, scenario, created_at,
+# correct, result_hidden_until), never touching the table: CROSS JOIN keeps the answers in
+# SQLite's innermost loop, so each (assignment scenario, trainee) pair is one range of that
+# index; PostgreSQL reads the trainees' entries of the index once and joins them to the
+# pairs. The threshold is one expression (set, or joined if later) so neither picks the
+# (user, created_at) index instead.
 
 
 def progress(
@@ -242,7 +245,7 @@ def progress(
     )
     by_id = {a.pk: a for a in assignments}
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*(a.pk for a in assignments), *user_ids])
+        cursor.execute(sql, [now, *(a.pk for a in assignments), *user_ids])
         for assignment_id, user_id, answered, right, on_time in cursor.fetchall():
             a = by_id[assignment_id]
             out[(assignment_id, user_id)] = Progress(

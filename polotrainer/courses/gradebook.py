@@ -15,7 +15,14 @@ from django.db.models import Max
 from django.utils import timezone
 
 from polotrainer.courses.assignments import Progress, progress
-from polotrainer.courses.models import Assignment, Cohort, Membership, Observation
+from polotrainer.courses.models import (
+    Assignment,
+    Cohort,
+    Exam,
+    ExamAttempt,
+    Membership,
+    Observation,
+)
 from polotrainer.umpires import activity
 from polotrainer.umpires.mastery import Mastery, Situation, catalogue, scores_by_user, summarise
 from polotrainer.umpires.models import Attempt, ScenarioProgress
@@ -50,6 +57,15 @@ class Cell:
         return "good" if self.percent < 90 else "high"
 
 
+@dataclass(frozen=True)
+class ExamCell:
+    """A trainee in one exam: submitted attempts, the best score and whether any passed."""
+
+    attempts: int = 0
+    best: float | None = None
+    passed: bool = False
+
+
 @dataclass
 class Row:
     membership: Membership
@@ -59,6 +75,7 @@ class Row:
     progress: list[Progress]  # one per assignment, in the gradebook's order
     last_active: datetime | None
     observations: list[Observation] = field(default_factory=list)
+    exams: list[ExamCell] = field(default_factory=list)  # one per exam, in the book's order
 
     @property
     def user_id(self) -> int:
@@ -81,6 +98,7 @@ class Gradebook:
     assignments: list[Assignment]
     rows: list[Row]
     sort: str
+    exams: list[Exam] = field(default_factory=list)
 
     @property
     def columns(self) -> list[Column]:
@@ -139,6 +157,8 @@ def build(cohort: Cohort, sort: str = DEFAULT_SORT) -> Gradebook:
     seen: dict[int, list[Observation]] = defaultdict(list)
     for o in Observation.objects.filter(cohort=cohort, trainee_id__in=ids):
         seen[o.trainee_id].append(o)
+    tests = list(Exam.objects.filter(cohort=cohort).order_by("opens_at", "pk"))
+    results = exam_results(tests, ids)
     live = len(situations) or 1
     rows = []
     for m in people:
@@ -155,10 +175,32 @@ def build(cohort: Cohort, sort: str = DEFAULT_SORT) -> Gradebook:
                 progress=[done[(a.pk, m.user_id)] for a in assignments],
                 last_active=at if at is not None and at >= m.joined_at else None,
                 observations=seen[m.user_id],
+                exams=[results.get((e.pk, m.user_id), ExamCell()) for e in tests],
             )
         )
-    book = Gradebook(cohort, rules, sections, assignments, rows, DEFAULT_SORT)
+    book = Gradebook(cohort, rules, sections, assignments, rows, DEFAULT_SORT, tests)
     return sorted_by(book, sort)
+
+
+def exam_results(tests: Sequence[Exam], user_ids: Sequence[int]) -> dict[tuple[int, int], ExamCell]:
+    """Per (exam, trainee): submitted attempts, best score, passed; previews left out. One query
+    (none without exams)."""
+    if not tests:
+        return {}
+    found: dict[tuple[int, int], list[tuple[int, int, bool]]] = defaultdict(list)
+    rows = ExamAttempt.objects.filter(
+        exam__in=list(tests), user_id__in=list(user_ids), preview=False, finished_at__isnull=False
+    ).values_list("exam_id", "user_id", "right", "total", "passed")
+    for exam_id, user_id, right, total, passed in rows:
+        found[(exam_id, user_id)].append((right or 0, total or 0, bool(passed)))
+    return {
+        key: ExamCell(
+            attempts=len(marks),
+            best=max((100 * r / t for r, t, _p in marks if t), default=None),
+            passed=any(p for _r, _t, p in marks),
+        )
+        for key, marks in found.items()
+    }
 
 
 def last_answers(user_ids: Sequence[int]) -> dict[int, datetime]:
@@ -283,6 +325,11 @@ def csv_rows(book: Gradebook, words: dict[str, str]) -> Iterator[list[str]]:
             f"{label}: {words['right']}",
             f"{label}: {words['status']}",
         ]
+    for e in book.exams:
+        header += [
+            f"{words[f'exam-{e.pk}']}: {words['best']} (%)",
+            f"{words[f'exam-{e.pk}']}: {words['passed']}",
+        ]
     header += [words["observations"], words["latest_observation"]]
     yield header
     for row in book.rows:
@@ -297,6 +344,11 @@ def csv_rows(book: Gradebook, words: dict[str, str]) -> Iterator[list[str]]:
         cells += [str(c.percent) for c in row.cells]
         for p in row.progress:
             cells += [str(p.answered), str(p.right), words[p.status]]
+        for x in row.exams:
+            cells += [
+                "" if x.best is None else f"{x.best:.0f}",
+                (words["yes"] if x.passed else words["no"]) if x.attempts else "",
+            ]
         latest = row.observations[0] if row.observations else None
         cells += [
             str(len(row.observations)),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from polotrainer.courses import views
+from polotrainer.courses import exam_views, views
 
 app_name = "courses"
 
@@ -97,4 +97,40 @@ urlpatterns = [
         views.instructor_revoke,
         name="instructor_revoke",
     ),
+]
+
+urlpatterns += [
+    # Exams, the trainee's side.
+    path("courses/exam/<id:exam_id>/", exam_views.exam, name="exam"),
+    path("courses/exam/<id:exam_id>/start/", exam_views.exam_start, name="exam_start"),
+    path("courses/exam/attempt/<id:attempt_id>/", exam_views.exam_attempt, name="exam_attempt"),
+    path(
+        "courses/exam/attempt/<id:attempt_id>/q/<id:position>/",
+        exam_views.exam_save,
+        name="exam_save",
+    ),
+    path(
+        "courses/exam/attempt/<id:attempt_id>/submit/",
+        exam_views.exam_submit,
+        name="exam_submit",
+    ),
+    path(
+        "courses/exam/attempt/<id:attempt_id>/result/",
+        exam_views.exam_result,
+        name="exam_result",
+    ),
+    # Exams, the instructor's side.
+    path("courses/cohort/<id:cohort_id>/exams/new/", exam_views.exam_new, name="exam_new"),
+    path("courses/exam/<id:exam_id>/edit/", exam_views.exam_edit, name="exam_edit"),
+    path("courses/exam/<id:exam_id>/results/", exam_views.exam_results, name="exam_results"),
+    path(
+        "courses/exam/<id:exam_id>/accommodation/",
+        exam_views.exam_accommodation,
+        name="exam_accommodation",
+    ),
+    path("courses/exam/<id:exam_id>/preview/", exam_views.exam_preview, name="exam_preview"),
+    path("courses/exam/<id:exam_id>/regrade/", exam_views.exam_regrade, name="exam_regrade"),
+    path("courses/exam/<id:exam_id>/items/", exam_views.exam_items, name="exam_items"),
+    path("courses/exam/<id:exam_id>/items.csv", exam_views.exam_items_csv, name="exam_items_csv"),
+    path("courses/exam/<id:exam_id>/question/", exam_views.exam_question, name="exam_question"),
 ]

@@ -42,6 +42,7 @@ from polotrainer.courses.models import (
     Assignment,
     Cohort,
     Course,
+    Exam,
     InstructorRole,
     Membership,
     Observation,
@@ -179,6 +180,7 @@ def mine(request: UserRequest) -> HttpResponse:
         .order_by("due_at", "pk")
     )
     done = homework.progress(work, [request.user.pk])
+    tests = list(Exam.objects.filter(cohort__in=cohorts).order_by("opens_at", "pk"))
     observations = Observation.objects.filter(trainee=request.user, cohort__in=cohorts)
     seen: dict[int, list[Observation]] = {}
     for o in observations.select_related("observer__profile"):
@@ -191,6 +193,7 @@ def mine(request: UserRequest) -> HttpResponse:
                 (a, done[(a.pk, request.user.pk)]) for a in work if a.cohort_id == m.cohort_id
             ],
             "observations": seen.get(m.cohort_id, []),
+            "exams": [e for e in tests if e.cohort_id == m.cohort_id],
         }
         for m in memberships
     ]
@@ -577,6 +580,7 @@ def cohort(request: UserRequest, cohort_id: int) -> HttpResponse:
         "trainees": people,
         "assignments": [(a, sum(done[(a.pk, m.user_id)].done for m in people)) for a in work],
         "trainee_count": len(people),
+        "exams": list(item.exams.order_by("opens_at", "pk")),
     }
     return render(request, "courses/cohort.html", context)
 
@@ -652,6 +656,8 @@ def cohort_gradebook_csv(request: UserRequest, cohort_id: int) -> StreamingHttpR
         "latest_observation": _("Latest observation"),
     } | {k: str(v) for k, v in STATUS_WORDS.items()}
     words |= {f"assignment-{a.pk}": _assignment_label(a) for a in book.assignments}
+    words |= {f"exam-{e.pk}": e.title for e in book.exams}
+    words |= {"best": _("best"), "passed": _("passed"), "yes": _("yes"), "no": _("no")}
     writer = csv.writer(_Echo())
 
     def lines() -> Iterator[str]:

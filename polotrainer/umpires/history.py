@@ -37,6 +37,15 @@ class Row:
     prompt: str
     given: str
     right: str
+    # Whether the history may say if it was right, and show the right answer (an exam's
+    # review policy may hide both for a while): when not, `right` is empty.
+    shows_result: bool = True
+    shows_right: bool = True
+
+    @property
+    def replayable(self) -> bool:
+        """Whether the row links to practice: an exam's variants are not practice seeds."""
+        return self.attempt.mode != Mode.EXAM
 
 
 class Words:
@@ -100,16 +109,22 @@ class Words:
 def readable(attempts: Iterable[Attempt], lang: str) -> list[Row]:
     """The attempts (their scenario loaded) as rows of words in `lang`."""
     words = Words(lang)
-    return [
-        Row(
-            attempt=a,
-            title=words.title(a.scenario, a.seed),
-            prompt=words.prompt(a.scenario, a.seed, a.question),
-            given=words.answer(a.scenario, a.question, a.answer),
-            right=words.answer(a.scenario, a.question, a.right_answer),
+    now = timezone.now()
+    rows = []
+    for a in attempts:
+        shows_right = a.shows_right(now)
+        rows.append(
+            Row(
+                attempt=a,
+                title=words.title(a.scenario, a.seed),
+                prompt=words.prompt(a.scenario, a.seed, a.question),
+                given=words.answer(a.scenario, a.question, a.answer),
+                right=words.answer(a.scenario, a.question, a.right_answer) if shows_right else "",
+                shows_result=a.shows_result(now),
+                shows_right=shows_right,
+            )
         )
-        for a in attempts
-    ]
+    return rows
 
 
 class _Lines:
@@ -183,6 +198,8 @@ def csv_lines(user_id: int, lang: str) -> Iterator[str]:
             "mode",
             "context_label",
             "content_version",
+            "result_hidden_until",
+            "right_hidden_until",
         ),
     )
     decoded: dict[str, tuple[Any, str]] = {}
@@ -195,6 +212,8 @@ def csv_lines(user_id: int, lang: str) -> Iterator[str]:
 
     titles: dict[tuple[int, int], tuple[str, str, str, str]] = {}
     zone = timezone.get_current_timezone()
+    now = timezone.now()
+    hidden = _("not shown yet")
     for n, (
         at,
         sid,
@@ -207,8 +226,14 @@ def csv_lines(user_id: int, lang: str) -> Iterator[str]:
         mode,
         label,
         version,
+        result_until,
+        right_until,
     ) in enumerate(rows, 1):
         scenario = scenarios[sid]
+        # An exam's review policy may keep whether it was right, and the right answer, for
+        # later; until then neither is written, nor the seed that would open the variant.
+        result_shown = result_until is None or _moment(result_until) <= now
+        right_shown = result_shown and (right_until is None or _moment(right_until) <= now)
         key = (sid, seed)
         if key not in titles:
             titles[key] = (
@@ -220,6 +245,12 @@ def csv_lines(user_id: int, lang: str) -> Iterator[str]:
         section, title, slug, seed_text = titles[key]
         given, given_json = decode(given_raw)
         right, right_json = decode(right_raw) if right_raw not in (None, "null") else (None, "")
+        if right is None:
+            right_words = ""
+        elif right_shown:
+            right_words = words.answer(scenario, question, right, right_json)
+        else:
+            right_words, right_json = hidden, ""
         local = at.astimezone(zone)
         writer.writerow(
             [
@@ -229,15 +260,15 @@ def csv_lines(user_id: int, lang: str) -> Iterator[str]:
                 title,
                 words.prompt(scenario, seed, question),
                 words.answer(scenario, question, given, given_json),
-                "" if right is None else words.answer(scenario, question, right, right_json),
-                right_word if correct else wrong_word,
+                right_words,
+                (right_word if correct else wrong_word) if result_shown else hidden,
                 "" if ms is None else f"{ms / 1000:.1f}",
                 slug,
-                seed_text,
+                seed_text if result_shown else "",
                 question,
                 given_json,
                 right_json,
-                "true" if correct else "false",
+                ("true" if correct else "false") if result_shown else "",
                 mode,
                 version,
                 at.isoformat(),

@@ -1,5 +1,7 @@
 """Umpires and their learning: profiles, every answer given, the review schedule."""
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -49,7 +51,8 @@ class Attempt(models.Model):
     scenario = models.ForeignKey(
         "scenarios.Scenario", on_delete=models.PROTECT, related_name="attempts"
     )
-    seed = models.PositiveIntegerField()
+    # Big: exam variants draw their seeds above the practice range (scenarios.variants).
+    seed = models.PositiveBigIntegerField()
     question = models.CharField(max_length=60)
     answer = models.JSONField()
     right_answer = models.JSONField(null=True, blank=True)
@@ -64,6 +67,12 @@ class Attempt(models.Model):
     context_label = models.CharField(max_length=200, blank=True)
     # The signed question's one-time id: a double click or a replayed form records one answer.
     nonce = models.CharField(max_length=32, unique=True)
+    # Until when the history keeps quiet about this answer: before `result_hidden_until` it
+    # shows the answer given but not whether it was right (nor the right answer, nor the seed);
+    # before `right_hidden_until` it shows right or wrong but not the right answer. Set by
+    # whoever recorded the answer (an exam, by its review policy); empty means shown.
+    result_hidden_until = models.DateTimeField(null=True, blank=True)
+    right_hidden_until = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     # The local date (site time zone) of created_at, stored so that activity per day and the
     # streak group by a plain column instead of converting every timestamp in SQL.
@@ -75,8 +84,9 @@ class Attempt(models.Model):
             models.Index(fields=["user", "-created_at"]),
             # One umpire's answers to one scenario since a moment, right or not, read from the
             # index alone: a course's assignment progress counts them for a whole cohort.
+            # With result_hidden_until: whether "correct" may count yet, from the index too.
             models.Index(
-                fields=["user", "scenario", "-created_at", "correct"],
+                fields=["user", "scenario", "-created_at", "correct", "result_hidden_until"],
                 name="attempt_user_scenario_time",
             ),
             models.Index(fields=["user", "day"], name="attempt_user_day"),
@@ -89,6 +99,16 @@ class Attempt(models.Model):
     @property
     def seconds(self) -> float | None:
         return None if self.time_taken_ms is None else self.time_taken_ms / 1000
+
+    def shows_result(self, now: datetime | None = None) -> bool:
+        """Whether the history may say if this answer was right."""
+        until = self.result_hidden_until
+        return until is None or until <= (now or timezone.now())
+
+    def shows_right(self, now: datetime | None = None) -> bool:
+        """Whether the history may show the right answer."""
+        until = self.right_hidden_until
+        return self.shows_result(now) and (until is None or until <= (now or timezone.now()))
 
 
 class ScenarioProgress(models.Model):

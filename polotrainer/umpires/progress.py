@@ -48,6 +48,10 @@ class Context:
     mode: Mode = Mode.PRACTICE
     ref_id: int | None = None
     label: str = ""
+    # Until when the history hides whether the answers were right, and the right answers
+    # (an exam's review policy); None: shown at once. See Attempt.result_hidden_until.
+    result_hidden_until: datetime | None = None
+    right_hidden_until: datetime | None = None
 
 
 PRACTICE = Context(Mode.PRACTICE)
@@ -111,6 +115,8 @@ def record_answers(person: Person, context: Context, answers: Answers) -> Record
             mode=context.mode,
             context_id=context.ref_id,
             context_label=context.label[:200],
+            result_hidden_until=context.result_hidden_until,
+            right_hidden_until=context.right_hidden_until,
             nonce=item.nonce,
             created_at=when,
             day=timezone.localdate(when),
@@ -119,10 +125,16 @@ def record_answers(person: Person, context: Context, answers: Answers) -> Record
     ]
     if not fresh:
         return Recorded([])
+    # Answers whose result is still hidden (an exam's review policy) stay out of the aggregates
+    # too: a mastery or a day's right count that moved would tell what the history does not.
+    # `rebuild` counts them once they show (the exam calls it when its policy reveals them).
+    hidden = (
+        context.result_hidden_until is not None and context.result_hidden_until > timezone.now()
+    )
     try:
         with transaction.atomic():
             Attempt.objects.bulk_create(fresh)
-            if person.user_id is not None:
+            if person.user_id is not None and not hidden:
                 _update_progress(person.user_id, answers.scenario_id, fresh, context)
                 _count_day(person.user_id, fresh)
     except IntegrityError:
@@ -196,11 +208,15 @@ def _advanced(
 
 
 def rebuild(user_id: int) -> None:
-    """Recompute one umpire's aggregates from every answer they have given."""
+    """Recompute one umpire's aggregates from every answer they have given whose result shows
+    now (see `record_answers`)."""
     with transaction.atomic():
         ScenarioProgress.objects.filter(user_id=user_id).delete()
         DayActivity.objects.filter(user_id=user_id).delete()
-        _apply(user_id, Attempt.objects.filter(user_id=user_id))
+        _apply(
+            user_id,
+            Attempt.objects.filter(user_id=user_id).exclude(result_hidden_until__gt=timezone.now()),
+        )
 
 
 def adopt_visitor_attempts(user_id: int, visitor: str | None) -> int:

@@ -284,6 +284,8 @@ HISTORY_FIELDS = (
     "mode",
     "context_label",
     "created_at",
+    "result_hidden_until",
+    "right_hidden_until",
 )
 
 

@@ -64,8 +64,10 @@
 
   // --- the place question ------------------------------------------------------------------
 
-  function inputs() {
-    var form = document.getElementById("quiz");
+  // The place inputs of a field: inside its [data-field-scope] (an exam shows one field per
+  // question), else the page's one quiz form.
+  function inputs(svg) {
+    var form = (svg && svg.closest("[data-field-scope]")) || document.getElementById("quiz");
     if (!form) return null;
     var along = form.querySelector("[data-place='along']");
     var across = form.querySelector("[data-place='across']");
@@ -82,7 +84,7 @@
   }
 
   function place(svg, along, across, announce) {
-    var io = inputs();
+    var io = inputs(svg);
     if (!io || io.along.disabled) return;
     var hl = parseFloat(svg.dataset.halfLength);
     var hw = parseFloat(svg.dataset.halfWidth);
@@ -96,6 +98,8 @@
       var status = document.getElementById(svg.id + "-status");
       if (status) status.textContent = text;
     }
+    // A spot set on the field is an answer given: forms that save on change (an exam) hear it.
+    if (announce) io.across.dispatchEvent(new Event("change", { bubbles: true }));
   }
 
   function draw(svg, along, across) {
@@ -109,7 +113,7 @@
   function readout(svg) {
     var t = tools(svg);
     var out = t && t.querySelector("[data-readout]");
-    var io = inputs();
+    var io = inputs(svg);
     if (!out || !io) return "";
     var along = read(io.along);
     var across = read(io.across);
@@ -149,7 +153,7 @@
     if (!dragging) return;
     var svg = dragging;
     dragging = null;
-    var io = inputs();
+    var io = inputs(svg);
     if (io) place(svg, read(io.along), read(io.across), true);
     if (event.pointerType !== "touch") svg.focus({ preventScroll: true });
   }
@@ -157,7 +161,7 @@
   document.addEventListener("pointercancel", release);
 
   function nudge(svg, dx, dy) {
-    var io = inputs();
+    var io = inputs(svg);
     if (!io) return;
     var along = read(io.along);
     var across = read(io.across);
@@ -192,9 +196,10 @@
 
   document.addEventListener("input", function (event) {
     if (!event.target.dataset || !event.target.dataset.place) return;
-    var svg = document.querySelector("svg[data-field]");
+    var scope = event.target.closest("[data-field-scope]");
+    var svg = (scope || document).querySelector("svg[data-field]");
     if (!svg) return;
-    var io = inputs();
+    var io = inputs(svg);
     var along = read(io.along);
     var across = read(io.across);
     if (along !== null && across !== null) draw(svg, along, across);

@@ -101,10 +101,49 @@ CASES = [
         frozenset(),
         label="observation-of-another-cohorts-trainee",
     ),
+    # Exams (the world gets exam A with Alice's open attempt, and exam B, from exam_world).
+    Case("exam", lambda w: [w.exam_a.pk], frozenset({"trainee_a"})),
+    Case("exam_start", lambda w: [w.exam_a.pk], frozenset({"trainee_a"}), methods=("POST",)),
+    Case("exam_attempt", lambda w: [w.attempt_a.pk], frozenset({"trainee_a"})),
+    Case(
+        "exam_save",
+        lambda w: [w.attempt_a.pk, 1],
+        frozenset({"trainee_a"}),
+        methods=("POST",),
+        extra={"q-goal": "yes"},
+    ),
+    Case("exam_submit", lambda w: [w.attempt_a.pk], frozenset({"trainee_a"})),
+    # An open attempt's result page sends its owner back to the attempt.
+    Case("exam_result", lambda w: [w.attempt_a.pk], frozenset({"trainee_a"}), ok=302),
+    Case("exam_new", lambda w: [w.cohort_a.pk], frozenset({"instructor_a"})),
+    Case("exam_edit", lambda w: [w.exam_a.pk], frozenset({"instructor_a"})),
+    Case("exam_results", lambda w: [w.exam_a.pk], frozenset({"instructor_a"})),
+    Case(
+        "exam_accommodation",
+        lambda w: [w.exam_a.pk],
+        frozenset({"instructor_a"}),
+        methods=("POST",),
+        extra={"trainee": "1", "extra_minutes": "10", "extra_attempts": "1"},
+    ),
+    Case("exam_preview", lambda w: [w.exam_a.pk], frozenset({"instructor_a"}), methods=("POST",)),
+    Case("exam_regrade", lambda w: [w.exam_a.pk], frozenset({"instructor_a"})),
+    Case("exam_items", lambda w: [w.exam_a.pk], frozenset({"instructor_a"})),
+    Case("exam_items_csv", lambda w: [w.exam_a.pk], frozenset({"instructor_a"})),
+    # Without a reference it goes back to the results page.
+    Case("exam_question", lambda w: [w.exam_a.pk], frozenset({"instructor_a"}), ok=302),
+    # Bob's attempt: a save by anyone but Bob is a 404 and changes nothing.
+    Case(
+        "exam_save",
+        lambda w: [w.attempt_b.pk, 1],
+        frozenset({"trainee_b"}),
+        methods=("POST",),
+        label="exam-save-of-another-attempt",
+        extra={"q-goal": "yes"},
+    ),
     # Staff.
     Case("instructors", lambda w: [], frozenset({"staff"})),
     Case("instructor_revoke", lambda w: [w.instructor_a.pk], frozenset({"staff"})),
 ]
 
 #: What must never reach anyone who may not open a page of side A.
-SECRETS = ("Cohort A", "Alice Allieva", "Secret note about Alice", "Red v Blue")
+SECRETS = ("Cohort A", "Alice Allieva", "Secret note about Alice", "Red v Blue", "Secret exam A")

@@ -14,9 +14,19 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from polotrainer.courses import assignments, codes, roles
-from polotrainer.courses.models import Assignment, Cohort, Course, Membership, Observation
+from polotrainer.courses.models import (
+    Assignment,
+    Cohort,
+    Course,
+    Exam,
+    Membership,
+    Observation,
+    Review,
+)
 from polotrainer.umpires.models import Profile
+from scenarios.models import Rule, Section
 from tests.conftest import PASSWORD
+from tests.scenarios.conftest import ALL, SECTIONS, make_scenario
 from tests.umpires.factories import small_rulebook
 
 
@@ -143,3 +153,60 @@ def as_user(client):
         return client
 
     return login
+
+
+# --- exams -------------------------------------------------------------------------------------
+
+
+def exam_scenarios() -> list:
+    """The practice tests' four real scenarios (one per question kind), on the same rulebook as
+    the world's small one (rules and sections added where missing)."""
+    for position, (ref, (number, it, en)) in enumerate(SECTIONS.items()):
+        rule, _ = Rule.objects.get_or_create(
+            number=number,
+            defaults={
+                "slug": f"rule-{number}",
+                "title_it": f"Regola {number}",
+                "title_en": f"Rule {number}",
+                "summary_it": "",
+                "summary_en": "",
+                "notice_it": "",
+                "notice_en": "",
+            },
+        )
+        Section.objects.get_or_create(
+            ref=ref,
+            defaults={
+                "rule": rule,
+                "position": 10 + position,
+                "title_it": it,
+                "title_en": en,
+                "paragraphs": [{"it": f"Testo di {ref}.", "en": f"Text of {ref}."}],
+            },
+        )
+    return [make_scenario(data) for data in ALL]
+
+
+def make_exam(cohort: Cohort, scenarios, *, count: int | None = None, **settings) -> Exam:
+    """An exam open now for an hour (30 minutes a sitting) drawing from `scenarios`."""
+    now = timezone.now()
+    values = {
+        "title_it": "Esame finale",
+        "title_en": "Final exam",
+        "pass_percent": 95,
+        "time_limit_minutes": 30,
+        "opens_at": now - timedelta(hours=1),
+        "closes_at": now + timedelta(hours=2),
+        "attempts_allowed": 2,
+        "cooldown_hours": 0,
+        "review_after_submit": Review.SCORE,
+        "review_after_close": Review.ANSWERS,
+    } | settings
+    ids = [s.pk for s in scenarios]
+    part = {
+        "title_it": "Tutto",
+        "title_en": "Everything",
+        "count": count or len(ids),
+        "scenarios": ids,
+    }
+    return Exam.objects.create(cohort=cohort, blueprint=[part], **values)
