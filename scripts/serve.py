@@ -35,6 +35,9 @@ def command(env: Mapping[str, str] = os.environ) -> list[str]:
         "--no-proxy-headers",
         "--timeout-graceful-shutdown",
         "3",
+        # A phone answers, then is idle until the next round: keep its connection a while.
+        "--timeout-keep-alive",
+        "20",
         "--log-level",
         env.get("LOG_LEVEL", "WARNING").lower(),
     ]

@@ -17,7 +17,7 @@ milliseconds, which is polling.
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -187,12 +187,17 @@ def _version_of(chunks: list[str]) -> int | None:
     return None
 
 
+def _db[T](request: HttpRequest, fn: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+    """`fn` run in a thread: under ASGI in the shared pool, whose threads keep a connection
+    each (a thread per open stream would hold a database connection per phone); elsewhere (the
+    test client, WSGI) in the request's own thread, which holds its transaction."""
+    return sync_to_async(fn, thread_sensitive=not isinstance(request, ASGIRequest))
+
+
 async def _stream(listener: Listener, request: HttpRequest) -> AsyncIterator[str]:
     live = isinstance(request, ASGIRequest)
     yield f"retry: {RETRY_MS}\n\n"
-    events = await sync_to_async(_snapshot_events, thread_sensitive=False)(
-        listener, None, True, request
-    )
+    events = await _db(request, _snapshot_events)(listener, None, True, request)
     for chunk in events:
         yield chunk
     sent = _version_of(events)
@@ -266,7 +271,7 @@ def _projector_listener(request: HttpRequest, session_id: int) -> Listener | Non
 @require_safe
 async def phone_events(request: HttpRequest, pin: str) -> HttpResponseBase:
     """The phone's live stream: its state at once, then every change."""
-    listener = await sync_to_async(_phone_listener)(request, pin)
+    listener = await _db(request, _phone_listener)(request, pin)
     if listener is None:
         return HttpResponse(status=204)  # EventSource stops on 204: nothing to listen to
     return _response(listener, request)
@@ -275,7 +280,7 @@ async def phone_events(request: HttpRequest, pin: str) -> HttpResponseBase:
 @require_safe
 async def projector_events(request: HttpRequest, session_id: int) -> HttpResponseBase:
     """The projector's live stream (the session's instructor only)."""
-    listener = await sync_to_async(_projector_listener)(request, session_id)
+    listener = await _db(request, _projector_listener)(request, session_id)
     if listener is None:
         return HttpResponse(status=404)
     return _response(listener, request)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.test import Client
@@ -152,6 +153,19 @@ class Phone:
         cookie = self.client.cookies[f"clinic{self.session.pk}"].value
         pid, _secret = room.read_token(cookie, self.session)
         return pid
+
+
+def content_of(response: Any) -> bytes:
+    """The body of any response, an async event stream's included (read to its end)."""
+    if not response.streaming:
+        return bytes(response.content)
+    if getattr(response, "is_async", False):
+
+        async def read() -> bytes:
+            return b"".join([chunk async for chunk in response.streaming_content])
+
+        return async_to_sync(read)()
+    return b"".join(response.streaming_content)
 
 
 def text(html: str) -> str:
