@@ -7,14 +7,17 @@ as is to every phone; each phone gets only its own small result beside it. Each 
 the snapshots of its sessions' latest versions, so 300 phones cost one read and two renders.
 """
 
+import functools
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from polotrainer.clinics import board, control
 from polotrainer.clinics.models import (
@@ -25,6 +28,7 @@ from polotrainer.clinics.models import (
     Round,
     Team,
 )
+from polotrainer.courses.codes import qr_svg
 from scenarios import diagram, quiz, texts
 from scenarios.models import Scenario
 from scenarios.spec import Texts
@@ -176,6 +180,24 @@ class Snapshot:
             "phase": self.phase,
             "clinic": self.session,
         }
+
+
+def projector_context(snap: Snapshot, lang: str, request: HttpRequest) -> dict[str, Any]:
+    """What the projector shows, in its language: the room's context, the join link and its
+    QR code, and the controls that apply now (the page and every pushed update alike)."""
+    context = snap.context(lang)
+    join_url = request.build_absolute_uri(reverse("clinics:play", args=[snap.session.pin]))
+    context.update(
+        join_url=join_url,
+        join_qr=_join_qr(join_url, gettext("QR code of the link to join the clinic")),
+        can=control.allowed(snap.session),
+    )
+    return context
+
+
+@functools.lru_cache(maxsize=64)
+def _join_qr(url: str, label: str) -> str:
+    return qr_svg(url, label)
 
 
 def _question_field(posed: quiz.Posed) -> str:

@@ -140,7 +140,7 @@ def _render(listener: Listener, snap: state.Snapshot, first: bool, request: Any)
     out = []
     with translation.override(lang):
         if listener.participant is None:
-            context = snap.context(lang)
+            context = state.projector_context(snap, lang, request)
             html = render_to_string(f"{state.PROJECTOR}#stage", context, request=request)
             out.append(event("state", html, snap.version))
             counts = render_to_string(f"{state.PROJECTOR}#counts", context)

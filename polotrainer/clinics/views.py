@@ -13,7 +13,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -32,7 +31,6 @@ from polotrainer.clinics.forms import (
     WifiForm,
 )
 from polotrainer.clinics.models import ClinicSession, Participant
-from polotrainer.courses.codes import qr_svg
 from polotrainer.courses.roles import instructor_required
 from polotrainer.throttle.addresses import client_ip
 from polotrainer.web.requests import Request, UserRequest
@@ -153,26 +151,15 @@ def new(request: UserRequest) -> HttpResponse:
     return render(request, "clinics/new.html", {"form": form}, status=status)
 
 
-def _join_url(request: Request, session: ClinicSession) -> str:
-    return request.build_absolute_uri(reverse("clinics:play", args=[session.pin]))
-
-
 def _projector_context(request: Request, session: ClinicSession) -> dict[str, Any]:
     snap = state.snapshot(session.pk)
     if snap is None:
         raise Http404
-    context = snap.context(current_language())
-    join_url = _join_url(request, session)
+    context = state.projector_context(snap, current_language(), request)
     counts = state.pulse(session.pk)
     if counts is not None:
         context.update(participant_count=counts.participants, answered_count=counts.answered)
-    context.update(
-        join_url=join_url,
-        join_qr=qr_svg(join_url, _("QR code of the link to join the clinic")),
-        wifi_form=WifiForm(),
-        can=control.allowed(snap.session),
-        poll=request.GET.get("poll") == "1",
-    )
+    context.update(wifi_form=WifiForm(), poll=request.GET.get("poll") == "1")
     return context
 
 
