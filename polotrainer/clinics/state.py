@@ -267,6 +267,22 @@ def snapshot(session_id: int, version: int | None = None) -> Snapshot | None:
     return snap
 
 
+def forget() -> None:
+    """Drop every snapshot this process keeps."""
+    with _CACHE_LOCK:
+        _CACHE.clear()
+
+
+def current(session_id: int) -> Snapshot | None:
+    """The snapshot of the session's present version: read once per version by this process,
+    however many phones ask (one small query to learn the version)."""
+    session = ClinicSession.objects.filter(pk=session_id).first()
+    if session is None:
+        return None
+    control.expire(session)  # a round whose time is up closes, even with nobody watching
+    return snapshot(session_id, session.version)
+
+
 def given_now(snap: Snapshot, participant: Participant) -> dict[str, Any] | None:
     """The participant's answers to the round on screen, read now (a snapshot taken while the
     round is open does not have the answers that came after it)."""

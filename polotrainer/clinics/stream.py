@@ -158,7 +158,7 @@ def _render(listener: Listener, snap: state.Snapshot, first: bool, request: Any)
 
 
 def _counts(listener: Listener, session_id: int) -> list[str]:
-    snap = state.snapshot(session_id)
+    snap = state.current(session_id)
     if snap is None:
         return []
     with translation.override(listener.lang):
@@ -172,7 +172,11 @@ def _counts(listener: Listener, session_id: int) -> list[str]:
 def _snapshot_events(
     listener: Listener, version: int | None, first: bool, request: Any
 ) -> list[str]:
-    snap = state.snapshot(listener.session_id, version)
+    snap = (
+        state.current(listener.session_id)
+        if version is None
+        else state.snapshot(listener.session_id, version)
+    )
     if snap is None:
         return [event("ended", "")]
     return _render(listener, snap, first, request)

@@ -152,7 +152,7 @@ def new(request: UserRequest) -> HttpResponse:
 
 
 def _projector_context(request: Request, session: ClinicSession) -> dict[str, Any]:
-    snap = state.snapshot(session.pk)
+    snap = state.current(session.pk)
     if snap is None:
         raise Http404
     context = state.projector_context(snap, current_language(), request)
@@ -322,7 +322,7 @@ def _pin_refused(request: Request, code: str) -> HttpResponse:
 
 
 def _phone_context(request: Request, session: ClinicSession, me: Participant) -> dict[str, Any]:
-    snap = state.snapshot(session.pk)
+    snap = state.current(session.pk)
     if snap is None:
         raise Http404
     lang = current_language()
@@ -424,7 +424,7 @@ def answer(request: Request, pin: str) -> HttpResponse:
     me = _participant_or_error(request, session)
     if isinstance(me, str):
         return _refused(request, session, None, me, status=403)
-    snap = state.snapshot(session.pk)
+    snap = state.current(session.pk)
     if snap is None:
         raise Http404
     posed = snap.pose(current_language())

@@ -31,6 +31,15 @@ def _fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_snapshots():
+    """Each test's database starts again at id 1, version 1: the process's snapshots of the
+    previous test's sessions must go (ids are never reused in a real database)."""
+    state.forget()
+    yield
+    state.forget()
+
+
 def person(username: str, *, instructor: bool = False) -> User:
     user = get_user_model().objects.create_user(
         username=username, email=f"{username}@example.org", password=PASSWORD
