@@ -183,6 +183,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 
+# Under ASGI (polotrainer/asgi.py): requests running Django's synchronous code at once per worker
+# process, each with a thread and a database connection of its own; the rest wait their turn.
+ASGI_CONCURRENCY = envint("ASGI_CONCURRENCY", 16)
+if ASGI_CONCURRENCY < 1:
+    raise ImproperlyConfigured(f"ASGI_CONCURRENCY must be 1 or more, got {ASGI_CONCURRENCY}")
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [

@@ -211,6 +211,7 @@ def wifi(request: UserRequest, session_id: int) -> HttpResponse:
     if form.is_valid():
         context["wifi_qr"] = wifi_qr(form.cleaned_data["ssid"], form.cleaned_data["password"])
         context["wifi_ssid"] = form.cleaned_data["ssid"]
+        context["wifi_form"] = WifiForm()  # the password is not written back into the page
     status = 200 if form.is_valid() else 400
     if request.htmx:
         response = render(request, f"{PROJECTOR}#wifi", context, status=status)
