@@ -149,12 +149,14 @@ def test_spread_of_numbers_orders_and_players(bundled_content, ines):
         session = drive(session, "reveal")
         snap = state.snapshot(session.pk)
         spreads = snap.context("en")["spread"]
+        rows = ClinicAnswer.objects.filter(round=snap.current)
         for s in spreads:
-            assert s.answered == 3 and s.right == 2
+            right = rows.filter(question=s.question.id, correct=True).count()
+            assert s.answered == 3 and s.right == right and right >= 2
             if s.bars:
-                assert sum(b.count for b in s.bars if b.right) >= 2
+                assert sum(b.count for b in s.bars if b.right) >= right
             if s.question.type == "order":
-                assert s.exact_order == 67 and s.common_count == 2
+                assert s.exact_order == round(100 * right / 3) and s.common_count == right
         if round_ < 2:
             session = drive(session, "next")
 
