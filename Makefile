@@ -9,7 +9,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 DEV := DEBUG=1
 
-.PHONY: run test test-fast check lint messages makemessages content bench clean
+.PHONY: run lan test test-fast check lint messages makemessages content bench clean
 
 $(PY):
 	@test -n "$(PYTHON)" || { echo "polotrainer needs Python 3.12 or newer (python3.12 on PATH)"; exit 1; }
@@ -31,7 +31,12 @@ run: $(VENV)/.run messages
 	$(DEV) $(PY) manage.py migrate --noinput
 	$(DEV) $(PY) manage.py content load
 	$(DEV) $(PY) manage.py demo --address http://127.0.0.1:8000/
-	$(DEV) $(PY) manage.py runserver 127.0.0.1:8000
+	@# uvicorn (ASGI), not runserver: the clinics' live event streams need it.
+	$(DEV) $(PY) -m uvicorn polotrainer.asgi:application --reload --host 127.0.0.1 --port 8000 --no-proxy-headers --timeout-graceful-shutdown 1
+
+# A clinic at a club: the LAN profile on this laptop's address (scripts/serve_lan.py, README).
+lan: $(VENV)/.run
+	$(PY) scripts/serve_lan.py
 
 lint: $(VENV)/.dev
 	$(PY) -m ruff check .

@@ -183,6 +183,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 
+# Under ASGI (polotrainer/asgi.py): requests running Django's synchronous code at once per worker
+# process, each with a thread and a database connection of its own; the rest wait their turn.
+ASGI_CONCURRENCY = envint("ASGI_CONCURRENCY", 16)
+if ASGI_CONCURRENCY < 1:
+    raise ImproperlyConfigured(f"ASGI_CONCURRENCY must be 1 or more, got {ASGI_CONCURRENCY}")
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
@@ -267,16 +273,19 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_MANIFEST = envbool("STATIC_MANIFEST", default=not DEBUG)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         # Hashed, compressed names in production; plain names in development and in tests
         # (STATIC_MANIFEST=0), which serve from the source folders without collectstatic.
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        if envbool("STATIC_MANIFEST", default=not DEBUG)
+        if STATIC_MANIFEST
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
+# Plain names are served by WhiteNoise from the source folders too (a test's ASGI server).
+WHITENOISE_USE_FINDERS = DEBUG or not STATIC_MANIFEST
 
 # Cookies: Secure in the internet profile; the language cookie carries the same flags as the
 # session and CSRF cookies (Lax: a link from elsewhere still opens the page in your language).

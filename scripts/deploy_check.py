@@ -4,7 +4,8 @@ CI runs this after the tests (.ci/run). It clones the committed HEAD into a temp
 runs the README's block of production commands there verbatim (DEBUG off, internet profile,
 behind a pretend proxy: the requests carry X-Forwarded-Proto/For as the proxy would), waits for
 /healthz, and checks: /it/ is Italian (the catalogs were compiled), static files are served
-hashed and compressed, the HTTPS recipe holds (redirect, HSTS, Secure cookies, CSP). Then it
+hashed and compressed, the HTTPS recipe holds (redirect, HSTS, Secure cookies, CSP), and a
+clinic's event stream pushes a change on an open connection (the server is ASGI). Then it
 starts the same build in the club LAN profile and checks plain HTTP works with no HTTPS-only
 header. `manage.py check --deploy` must be clean in the internet profile and name only the
 HTTPS-only warnings in the LAN profile. Stdlib only; prints what it checked; exits 1 on failure.
@@ -163,11 +164,75 @@ def check_internet(base: str) -> None:
     check("script-src 'self'" in headers.get("Content-Security-Policy", ""), "CSP is sent")
     cookies = headers.get_all("Set-Cookie") or []
     check(bool(cookies) and all("Secure" in c for c in cookies), "cookies are Secure")
-    check_clinic_event_stream(base)
 
 
-def check_clinic_event_stream(base: str) -> None:
-    """A clinic's event stream through the ASGI server: added when the clinics app lands."""
+#: Run in the clone's Django: a clinic with one participant; its id, PIN and rejoin cookie.
+CLINIC_SETUP = """
+from django.contrib.auth import get_user_model
+from django.core import signing
+from polotrainer.clinics import sessions
+from polotrainer.clinics.models import Participant
+from scenarios.models import Scenario
+user, _ = get_user_model().objects.get_or_create(username="deploy-check-instructor")
+source = sessions.Source("scenarios", scenarios=list(Scenario.objects.live()[:1]))
+clinic = sessions.create(user, "Deploy check", source, rounds=1)
+phone = Participant.objects.create(session=clinic, nickname="Phone", nickname_key="phone",
+                                   secret="deploy-check-secret")
+value = signing.dumps([clinic.pk, phone.pk, phone.secret], salt="polotrainer.clinics.participant")
+print(clinic.pk, clinic.pin, value)
+"""
+
+
+def check_clinic_event_stream(base: str, python: str, clone: Path, env: dict[str, str]) -> None:
+    """A phone's live stream, read as EventSource reads it: the whole state at once, then the
+    round the instructor shows, pushed while the connection stays open (ASGI; a WSGI server
+    would send the state once and close)."""
+    out = subprocess.run(
+        [python, "manage.py", "shell", "-c", CLINIC_SETUP],
+        cwd=clone,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    clinic, pin, cookie = out[-3], out[-2], out[-1]
+    headers = PROXY | {"Accept": "text/event-stream", "Cookie": f"clinic{clinic}={cookie}"}
+    request = urllib.request.Request(f"{base}/en/play/{pin}/events/", headers=headers)
+    with urllib.request.urlopen(request, timeout=15) as stream:
+        check(
+            stream.headers.get("Content-Type", "").startswith("text/event-stream"),
+            "the clinic's event stream answers text/event-stream",
+        )
+        first = _next_state(stream)
+        check("data-phase" in first[1], "the stream starts with the whole state")
+        subprocess.run(
+            [python, "manage.py", "shell", "-c",
+             f"from polotrainer.clinics import control; control.act({clinic}, 'show')"],
+            cwd=clone, env=env, capture_output=True, check=True,
+        )  # fmt: skip
+        began = time.monotonic()
+        pushed = _next_state(stream)
+        check(
+            pushed[0] == first[0] + 1 and 'data-phase="open"' in pushed[1],
+            f"the shown round is pushed on the open stream ({time.monotonic() - began:.1f}s)",
+        )
+
+
+def _next_state(stream) -> tuple[int, str]:  # type: ignore[no-untyped-def]
+    """The next `state` event of an SSE stream: its id (the session's version) and data."""
+    name, ident, data = "", 0, []
+    while True:
+        line = stream.readline().decode().rstrip("\n")
+        if not line and name == "state":
+            return ident, "\n".join(data)
+        if not line:
+            name, ident, data = "", 0, []
+        elif line.startswith("event: "):
+            name = line[7:]
+        elif line.startswith("id: "):
+            ident = int(line[4:])
+        elif line.startswith("data: "):
+            data.append(line[6:])
 
 
 def check_lan(base: str) -> None:
@@ -197,6 +262,8 @@ def deploy_check(clone: Path) -> None:
         wait_healthy(proc, f"http://127.0.0.1:{port}", log, seconds=300)
         print(f"  ok  built and serving in {time.monotonic() - began:.0f}s")
         check_internet(f"http://127.0.0.1:{port}")
+        python = str(clone / ".venv" / "bin" / "python")
+        check_clinic_event_stream(f"http://127.0.0.1:{port}", python, clone, env)
     finally:
         stop(proc)
 
@@ -208,8 +275,7 @@ def deploy_check(clone: Path) -> None:
     env = env_for("lan", port)
     codes = deploy_codes(python, clone, env)
     check(codes == LAN_WARNINGS, f"check --deploy, LAN profile: only {sorted(LAN_WARNINGS)}")
-    gunicorn = str(clone / ".venv" / "bin" / "gunicorn")
-    proc = start([gunicorn, "polotrainer.wsgi"], clone, env, clone / "lan.log")
+    proc = start([python, "scripts/serve.py"], clone, env, clone / "lan.log")
     try:
         wait_healthy(proc, f"http://127.0.0.1:{port}", clone / "lan.log", seconds=60)
         check_lan(f"http://127.0.0.1:{port}")

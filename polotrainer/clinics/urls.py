@@ -1,5 +1,25 @@
-from django.urls import URLPattern
+from django.urls import URLPattern, path
+
+from polotrainer.clinics import stream, views
 
 app_name = "clinics"
 
-urlpatterns: list[URLPattern] = []
+urlpatterns: list[URLPattern] = [
+    # The instructor's side.
+    path("clinics/", views.index, name="index"),
+    path("clinics/new/", views.new, name="new"),
+    path("clinics/import/", views.import_file, name="import"),
+    path("clinics/<id:session_id>/", views.projector, name="projector"),
+    path("clinics/<id:session_id>/state/", views.projector_state, name="projector_state"),
+    path("clinics/<id:session_id>/events/", stream.projector_events, name="projector_events"),
+    path("clinics/<id:session_id>/control/", views.act, name="control"),
+    path("clinics/<id:session_id>/wifi/", views.wifi, name="wifi"),
+    path("clinics/<id:session_id>/results.csv", views.results_csv, name="results_csv"),
+    path("clinics/<id:session_id>/export.json", views.export, name="export"),
+    # The phone's side: a short address to type, and the one in the QR code.
+    path("play/", views.enter, name="enter"),
+    path("play/<str:pin>/", views.play, name="play"),
+    path("play/<str:pin>/state/", views.phone_state, name="phone_state"),
+    path("play/<str:pin>/events/", stream.phone_events, name="phone_events"),
+    path("play/<str:pin>/answer/", views.answer, name="answer"),
+]

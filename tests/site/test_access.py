@@ -202,11 +202,14 @@ def delegated() -> set[str]:
     (instructors, cohorts, exams, clinics): each of those tables fails on a URL of its app
     without a row, as this one does here."""
     from tests.certificates.access import CASES as CERTIFICATES
+    from tests.clinics.access import CASES as CLINICS
     from tests.courses.access import CASES as COURSES
 
-    return {f"courses:{case.name}" for case in COURSES} | {
-        f"certificates:{case.name}" for case in CERTIFICATES
-    }
+    return (
+        {f"courses:{case.name}" for case in COURSES}
+        | {f"certificates:{case.name}" for case in CERTIFICATES}
+        | {f"clinics:{case.name}" for case in CLINICS}
+    )
 
 
 def test_every_url_has_a_row():

@@ -1,0 +1,137 @@
+"""Forms of the clinics: a new session, joining one, the Wi-Fi card, importing results."""
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.models import User
+from django.utils.translation import gettext_lazy as _
+
+from polotrainer.clinics.sessions import MAX_ROUNDS, MAX_TEAMS
+from polotrainer.courses.forms import RuleChoice, ScenarioChoice, SectionChoice
+from polotrainer.courses.models import Assignment, Scope
+from scenarios.models import Rule, Scenario, Section
+
+ASSIGNMENT = "assignment"
+
+
+class AssignmentChoice(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.cohort.name}: {obj.title}"
+
+
+class SessionForm(forms.Form):
+    title = forms.CharField(label=_("Title"), max_length=120, initial=_("Umpire clinic"))
+    source = forms.ChoiceField(
+        label=_("Rounds drawn from"),
+        choices=[*Scope.choices, (ASSIGNMENT, _("A cohort's assignment"))],
+        initial=Scope.SECTIONS,
+        widget=forms.RadioSelect,
+    )
+    rule = RuleChoice(label=_("Rule"), queryset=Rule.objects.all(), required=False, empty_label="—")
+    sections = SectionChoice(
+        label=_("Sections"),
+        queryset=Section.objects.filter(scenarios__retired=False).distinct(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    scenarios = ScenarioChoice(
+        label=_("Situations"),
+        queryset=Scenario.objects.live().select_related("section"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    assignment = AssignmentChoice(
+        label=_("Assignment"), queryset=Assignment.objects.none(), required=False, empty_label="—"
+    )
+    rounds = forms.IntegerField(
+        label=_("Number of rounds"),
+        min_value=1,
+        max_value=MAX_ROUNDS,
+        initial=8,
+        help_text=_("A round is one situation with all its questions."),
+    )
+    time_limit = forms.IntegerField(
+        label=_("Time limit per round, in seconds (optional)"),
+        min_value=5,
+        max_value=600,
+        required=False,
+        help_text=_("Empty: you close each round yourself."),
+    )
+    speed_bonus = forms.BooleanField(
+        label=_("Speed bonus: up to half a point more for a quick right answer"), required=False
+    )
+    streaks = forms.BooleanField(
+        label=_("Streak bonus for rounds answered all right one after another"), required=False
+    )
+    teams = forms.CharField(
+        label=_("Teams (optional)"),
+        required=False,
+        max_length=600,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("One name per line, at most 12. A team's score is its members' average."),
+    )
+
+    def __init__(self, *args: Any, instructor: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["assignment"].queryset = (  # type: ignore[attr-defined]
+            Assignment.objects.filter(cohort__course__instructors=instructor)
+            .select_related("cohort")
+            .order_by("-created_at")
+        )
+
+    def clean_teams(self) -> list[str]:
+        names = [
+            line.strip()[:40] for line in self.cleaned_data["teams"].splitlines() if line.strip()
+        ]
+        if len(names) > MAX_TEAMS:
+            raise forms.ValidationError(_("At most 12 teams."), code="too_many_teams")
+        return names
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        needed = {
+            Scope.RULE: ("rule", _("Choose a rule.")),
+            Scope.SECTIONS: ("sections", _("Choose at least one section.")),
+            Scope.SCENARIOS: ("scenarios", _("Choose at least one situation.")),
+            ASSIGNMENT: ("assignment", _("Choose an assignment.")),
+        }
+        source = data.get("source")
+        if source in needed:
+            name, message = needed[source]
+            if not data.get(name):
+                self.add_error(name, message)
+        return data
+
+
+class JoinForm(forms.Form):
+    nickname = forms.CharField(
+        label=_("Your nickname"),
+        max_length=200,  # longer ones get our own message, not the browser's silent cut
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "nickname", "autocapitalize": "words"}),
+        help_text=_("Shown on the projector's leaderboard: at most 24 characters."),
+    )
+
+
+class PinForm(forms.Form):
+    pin = forms.CharField(
+        label=_("Game PIN"),
+        max_length=40,
+        widget=forms.TextInput(
+            attrs={"inputmode": "numeric", "autocomplete": "off", "pattern": "[0-9 -]*"}
+        ),
+    )
+
+
+class WifiForm(forms.Form):
+    ssid = forms.CharField(label=_("Network name"), max_length=32)
+    password = forms.CharField(
+        label=_("Password (empty for an open network)"),
+        max_length=63,
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label=_("A clinic's results file (.json)"))

@@ -1,0 +1,477 @@
+"""The clinic's screens: the instructor's list, new session and projector with its controls;
+the phone's PIN, nickname and round; the results. The live streams are in clinics.stream.
+
+The projector and its controls are the session's instructor's alone (another instructor gets a
+404). A phone is whoever holds the session's signed participant cookie (clinics.room).
+"""
+
+import json
+from typing import Any
+
+import segno.helpers
+from django.conf import settings
+from django.contrib import messages
+from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from polotrainer.clinics import answering, control, room, sessions, state, transfer
+from polotrainer.clinics.forms import (
+    ASSIGNMENT,
+    ImportForm,
+    JoinForm,
+    PinForm,
+    SessionForm,
+    WifiForm,
+)
+from polotrainer.clinics.models import ClinicSession, Participant
+from polotrainer.courses.roles import instructor_required
+from polotrainer.throttle.addresses import client_ip
+from polotrainer.web.requests import Request, UserRequest
+from scenarios import quiz
+from scenarios.localize import current_language
+
+PROJECTOR = state.PROJECTOR
+PHONE = state.PHONE
+
+PIN_ERRORS = {
+    "malformed": gettext_lazy("A game PIN is six digits, as shown on the projector."),
+    "unknown": gettext_lazy(
+        "No clinic is running with that PIN. Check the digits on the projector."
+    ),
+    "ended": gettext_lazy("That clinic has ended."),
+    "paused": gettext_lazy(
+        "Too many wrong PINs from this network. Wait ten minutes, "
+        "or scan the QR code on the projector."
+    ),
+}
+JOIN_ERRORS = {
+    "empty": gettext_lazy("Please choose a nickname."),
+    "too_long": gettext_lazy("That nickname is too long: at most 24 characters."),
+    "taken": gettext_lazy("Someone in this clinic already has that nickname: choose another."),
+    "bad_team": gettext_lazy("Please choose one of the teams."),
+    "ended": gettext_lazy("That clinic has ended."),
+}
+ANSWER_ERRORS = {
+    "ended": gettext_lazy("The clinic has ended: this answer was not recorded."),
+    "closed": gettext_lazy("Answers for this round are closed: this answer was not recorded."),
+    "wrong_round": gettext_lazy(
+        "This answer is not for the round on the projector now, so it was not recorded."
+    ),
+    "twice": gettext_lazy("You have already answered this round: your first answer counts."),
+    "missing": gettext_lazy("You are not in this clinic on this phone: join it with a nickname."),
+    "tampered": gettext_lazy(
+        "This phone's clinic pass is not valid for this clinic, so nothing was recorded. "
+        "Join again."
+    ),
+}
+CONTROL_ERRORS = {
+    "unknown": gettext_lazy("That is not one of the controls."),
+    "ended": gettext_lazy("The clinic has ended."),
+    "not_now": gettext_lazy(
+        "That control does not apply at this moment: the screen shows what does."
+    ),
+}
+IMPORT_ERRORS = {
+    "not_json": gettext_lazy("That file is not a clinic results file (it is not JSON)."),
+    "not_clinic": gettext_lazy("That file is not a clinic results file from polotrainer."),
+    "unknown_scenarios": gettext_lazy(
+        "These situations of the file are not on this site: %(detail)s. Nothing was imported."
+    ),
+    "already": gettext_lazy("This clinic has already been imported."),
+    "bad_data": gettext_lazy("The file is damaged or incomplete. Nothing was imported."),
+}
+ANSWER_FIELD_ERRORS = {
+    "missing": gettext_lazy("Please answer this question."),
+    "unknown_option": gettext_lazy("That choice is not one of this question's options."),
+    "unknown_player": gettext_lazy("That player is not in this situation."),
+    "not_a_number": gettext_lazy("Please enter a number, for example 3."),
+    "off_field": gettext_lazy("That point is off the field: place the ball on the field."),
+    "not_an_order": gettext_lazy("Give each step a different place: 1 for the first, and so on."),
+}
+
+
+# --- the instructor's side --------------------------------------------------------------------
+
+
+def _own(request: UserRequest, session_id: int) -> ClinicSession:
+    """The instructor's own session, else 404 (someone else's session does not exist for them)."""
+    return get_object_or_404(ClinicSession, pk=session_id, instructor=request.user)
+
+
+@instructor_required
+@require_safe
+def index(request: UserRequest) -> HttpResponse:
+    """The instructor's clinics, running and past."""
+    mine = ClinicSession.objects.filter(instructor=request.user)[:100]
+    return render(request, "clinics/index.html", {"clinics": mine})
+
+
+@instructor_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def new(request: UserRequest) -> HttpResponse:
+    """A new session: where its rounds come from, how many, the scoring options, the teams."""
+    form = SessionForm(request.POST or None, instructor=request.user)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        source = sessions.Source(
+            scope=data["source"],
+            scenarios=list(data["scenarios"] or ()),
+            rule=data["rule"],
+            sections=list(data["sections"] or ()),
+            assignment=data["assignment"] if data["source"] == ASSIGNMENT else None,
+        )
+        try:
+            created = sessions.create(
+                request.user,
+                data["title"],
+                source,
+                rounds=data["rounds"],
+                time_limit=data["time_limit"],
+                speed_bonus=data["speed_bonus"],
+                streaks=data["streaks"],
+                teams=data["teams"],
+            )
+        except sessions.SessionError as exc:
+            form.add_error(
+                None,
+                _("No situation to ask there: choose others.")
+                if exc.code == "no_scenarios"
+                else _("The clinic could not be created: try again."),
+            )
+        else:
+            return redirect("clinics:projector", created.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "clinics/new.html", {"form": form}, status=status)
+
+
+def _projector_context(request: Request, session: ClinicSession) -> dict[str, Any]:
+    snap = state.current(session.pk)
+    if snap is None:
+        raise Http404
+    context = state.projector_context(snap, current_language(), request)
+    counts = state.pulse(session.pk)
+    if counts is not None:
+        context.update(participant_count=counts.participants, answered_count=counts.answered)
+    context.update(wifi_form=WifiForm(), poll=request.GET.get("poll") == "1")
+    return context
+
+
+@instructor_required
+@never_cache
+@require_safe
+def projector(request: UserRequest, session_id: int) -> HttpResponse:
+    """The projector: PIN, join QR, live count, the round, the reveal, the leaderboard."""
+    session = _own(request, session_id)
+    return render(request, PROJECTOR, _projector_context(request, session))
+
+
+@instructor_required
+@never_cache
+@require_safe
+def projector_state(request: UserRequest, session_id: int) -> HttpResponse:
+    """The projector's stage now (the fallback when the stream is not there, and resync)."""
+    session = _own(request, session_id)
+    return render(request, f"{PROJECTOR}#stage", _projector_context(request, session))
+
+
+@instructor_required
+@require_POST
+def act(request: UserRequest, session_id: int) -> HttpResponse:
+    """One control: show, close, reveal, leaderboard, next, back, skip, end."""
+    session = _own(request, session_id)
+    action = request.POST.get("action", "")
+    try:
+        session = control.act(session.pk, action)
+    except control.ControlError as exc:
+        if not request.htmx:
+            messages.error(request, str(CONTROL_ERRORS[exc.code]))
+            return redirect("clinics:projector", session.pk)
+        context = _projector_context(request, session)
+        context["control_error"] = CONTROL_ERRORS[exc.code]
+        return render(request, f"{PROJECTOR}#stage", context, status=409)
+    if not request.htmx:
+        return redirect("clinics:projector", session.pk)
+    return render(request, f"{PROJECTOR}#stage", _projector_context(request, session))
+
+
+@instructor_required
+@require_POST
+def wifi(request: UserRequest, session_id: int) -> HttpResponse:
+    """The Wi-Fi QR code for the projector: made from what was typed and stored nowhere."""
+    session = _own(request, session_id)
+    form = WifiForm(request.POST)
+    context: dict[str, Any] = {"clinic": session, "wifi_form": form}
+    if form.is_valid():
+        context["wifi_qr"] = wifi_qr(form.cleaned_data["ssid"], form.cleaned_data["password"])
+        context["wifi_ssid"] = form.cleaned_data["ssid"]
+        context["wifi_form"] = WifiForm()  # the password is not written back into the page
+    status = 200 if form.is_valid() else 400
+    if request.htmx:
+        response = render(request, f"{PROJECTOR}#wifi", context, status=status)
+    else:
+        full = _projector_context(request, session)
+        full.update(context)
+        response = render(request, PROJECTOR, full, status=status)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def wifi_qr(ssid: str, password: str) -> SafeString:
+    """A Wi-Fi QR code (WPA, or open without a password) as inline SVG."""
+    qr = segno.helpers.make_wifi(
+        ssid=ssid, password=password or None, security="WPA" if password else "nopass"
+    )
+    svg = qr.svg_inline(scale=1, omitsize=True, svgclass="qr", dark="#000", light="#fff")
+    label = escape(_("QR code to join the Wi-Fi network"))
+    # segno's SVG holds only numbers (the network's name and password are in the modules).
+    return mark_safe(svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1))  # noqa: S308
+
+
+@instructor_required
+@require_safe
+def results_csv(request: UserRequest, session_id: int) -> StreamingHttpResponse:
+    """Every answer of the session, per participant and question, in words and codes."""
+    session = _own(request, session_id)
+    response = StreamingHttpResponse(
+        transfer.csv_lines(session, current_language()), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="clinic-{session.pk}-results.csv"'
+    return response
+
+
+@instructor_required
+@require_safe
+def export(request: UserRequest, session_id: int) -> HttpResponse:
+    """The results and attendance as a file another install imports."""
+    session = _own(request, session_id)
+    data = transfer.export(session, request.get_host())
+    response = HttpResponse(
+        json.dumps(data, ensure_ascii=False, indent=1), content_type="application/json"
+    )
+    day = timezone.localdate(session.created_at).isoformat()
+    response["Content-Disposition"] = f'attachment; filename="clinic-{day}-{session.pk}.json"'
+    return response
+
+
+@instructor_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def import_file(request: UserRequest) -> HttpResponse:
+    """Import a clinic run elsewhere (a laptop at a club) so that it counts here."""
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            data = transfer.load(form.cleaned_data["file"].read())
+            imported = transfer.import_(data, request.user)
+        except transfer.TransferError as exc:
+            form.add_error("file", str(IMPORT_ERRORS[exc.code]) % {"detail": exc.detail})
+        else:
+            messages.success(request, _("Clinic imported: %(title)s.") % {"title": imported.title})
+            return redirect("clinics:index")
+    status = 400 if request.method == "POST" else 200
+    return render(request, "clinics/import.html", {"form": form}, status=status)
+
+
+# --- the phone's side ---------------------------------------------------------------------------
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def enter(request: Request) -> HttpResponse:
+    """Type the game PIN (or scan the projector's QR code, which skips this)."""
+    form = PinForm(request.POST or None)
+    status = 200
+    code = ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            session = sessions.find(form.cleaned_data["pin"], client_ip(request) or "")
+        except sessions.PinError as exc:
+            form.add_error("pin", str(PIN_ERRORS[exc.code]))
+            status = 429 if exc.code == "paused" else 400
+            code = exc.code
+        else:
+            return redirect("clinics:play", session.pin)
+    elif request.method == "POST":
+        status = 400
+    return render(request, "clinics/enter.html", {"form": form, "code": code}, status=status)
+
+
+def _session_by_pin(request: Request, pin: str) -> ClinicSession:
+    """The running session of the PIN in the address; a page saying why not, as Http404."""
+    try:
+        return sessions.find(pin, client_ip(request) or "")
+    except sessions.PinError as exc:
+        raise PinRefused(exc.code) from None
+
+
+class PinRefused(Exception):
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def _pin_refused(request: Request, code: str) -> HttpResponse:
+    status = 429 if code == "paused" else 404
+    context = {"form": PinForm(), "pin_error": PIN_ERRORS[code], "code": code}
+    return render(request, "clinics/enter.html", context, status=status)
+
+
+def _phone_context(request: Request, session: ClinicSession, me: Participant) -> dict[str, Any]:
+    snap = state.current(session.pk)
+    if snap is None:
+        raise Http404
+    lang = current_language()
+    given = state.given_now(snap, me)
+    context = snap.context(lang)
+    context.update(snap.mine(me, lang, given))
+    context.update(
+        answered=given is not None,
+        answer_url=state.answer_url(session),
+        poll=request.GET.get("poll") == "1",
+    )
+    return context
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def play(request: Request, pin: str) -> HttpResponse:
+    """The phone: join with a nickname, then follow the rounds and answer."""
+    try:
+        session = _session_by_pin(request, pin)
+    except PinRefused as exc:
+        return _pin_refused(request, exc.code)
+    try:
+        me = room.participant_of(request, session)
+    except room.TokenError:
+        me = None
+    if me is not None and request.method != "POST":
+        return render(request, PHONE, _phone_context(request, session, me))
+    form = JoinForm(request.POST or None)
+    teams = list(session.teams.all())
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        team_raw = request.POST.get("team", "")
+        team_id = (
+            int(team_raw)
+            if team_raw.isascii() and team_raw.isdigit() and len(team_raw) < 12
+            else None
+        )
+        try:
+            me = room.join(
+                session,
+                form.cleaned_data["nickname"],
+                request.user,
+                current_language(),
+                team_id if teams else None,
+            )
+        except room.JoinError as exc:
+            form.add_error(
+                None if exc.code == "bad_team" else "nickname", str(JOIN_ERRORS[exc.code])
+            )
+            status = 400
+        else:
+            response = redirect("clinics:play", session.pin)
+            room.remember(response, me, secure=settings.SESSION_COOKIE_SECURE)
+            return response
+    elif request.method == "POST":
+        status = 400
+    context = {
+        "clinic": session,
+        "form": form,
+        "teams": teams,
+        "chosen_team": request.POST.get("team", ""),
+    }
+    return render(request, "clinics/join.html", context, status=status)
+
+
+def _participant_or_error(request: Request, session: ClinicSession) -> Participant | str:
+    try:
+        return room.participant_of(request, session)
+    except room.TokenError as exc:
+        return exc.code
+
+
+@never_cache
+@require_safe
+def phone_state(request: Request, pin: str) -> HttpResponse:
+    """The phone's stage and own part now: the fallback when the stream is not there, and the
+    resync when the phone wakes. With ?v= the version it shows, 204 when nothing changed."""
+    try:
+        session = _session_by_pin(request, pin)
+    except PinRefused as exc:
+        return _pin_refused(request, exc.code)
+    me = _participant_or_error(request, session)
+    if isinstance(me, str):
+        return HttpResponse(status=403)
+    shown = request.GET.get("v", "")
+    if shown.isascii() and shown.isdigit() and len(shown) < 12 and int(shown) == session.version:
+        return HttpResponse(status=204)
+    return render(request, f"{PHONE}#live", _phone_context(request, session, me))
+
+
+@require_POST
+def answer(request: Request, pin: str) -> HttpResponse:
+    """A phone's answers to the round on screen: recorded once, or a clear reason why not."""
+    try:
+        session = _session_by_pin(request, pin)
+    except PinRefused as exc:
+        return _pin_refused(request, exc.code)
+    me = _participant_or_error(request, session)
+    if isinstance(me, str):
+        return _refused(request, session, None, me, status=403)
+    snap = state.current(session.pk)
+    if snap is None:
+        raise Http404
+    posed = snap.pose(current_language())
+    round_raw = request.POST.get("round", "")
+    round_id = (
+        int(round_raw)
+        if round_raw.isascii() and round_raw.isdigit() and len(round_raw) < 19
+        else None
+    )
+    if posed is None:
+        return _refused(request, session, me, "wrong_round")
+    submitted = {key: request.POST.getlist(key) for key in request.POST}
+    try:
+        answering.submit(session, me, round_id, posed, submitted)
+    except answering.AnswerRefused as exc:
+        if exc.code == "invalid":
+            context = _phone_context(request, session, me)
+            context["items"] = [
+                quiz.Marked(m.question, m.values, str(ANSWER_FIELD_ERRORS.get(m.error, m.error)))
+                if m.error
+                else m
+                for m in exc.items
+            ]
+            context["has_errors"] = True
+            context["answered"] = False
+            return render(request, f"{PHONE}#live", context, status=400)
+        return _refused(request, session, me, exc.code)
+    if not request.htmx:
+        return redirect("clinics:play", session.pin)
+    return render(request, f"{PHONE}#live", _phone_context(request, session, me))
+
+
+def _refused(
+    request: Request, session: ClinicSession, me: Participant | None, code: str, status: int = 409
+) -> HttpResponse:
+    message = ANSWER_ERRORS[code]
+    if me is None:
+        context = {
+            "clinic": session,
+            "form": JoinForm(),
+            "teams": list(session.teams.all()),
+            "refusal": message,
+        }
+        return render(request, "clinics/join.html", context, status=status)
+    context = _phone_context(request, session, me)
+    context["refusal"] = message
+    if not request.htmx:
+        return render(request, PHONE, context, status=status)
+    return render(request, f"{PHONE}#live", context, status=status)

@@ -1,0 +1,185 @@
+"""A clinic in browsers: a projector and three phones (one Italian), through uvicorn as served
+for a club, so the live updates are the event stream itself. Three rounds; a phone reloads
+mid-round and keeps its score; a late joiner; a place question whose reveal shows every spot;
+the leaderboard; the end."""
+
+import re
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.support import assert_accessible, assert_fits, shoot
+from tests.clinics import server
+
+PROJECTOR = {"width": 1280, "height": 720}
+PHONE = {"width": 360, "height": 740}
+SLUGS = ["r21-injured-player", "p2-from-the-spot", "p8-which-violation-forfeits"]
+WAIT = 8000  # ms: a pushed update arrives in well under a second; CI machines are slow
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[tuple[server.Database, server.Server]]:
+    with tempfile.TemporaryDirectory(prefix="polotrainer-clinic-browser-") as tmp:
+        database = server.Database(Path(tmp))
+        running = server.Server(database)
+        try:
+            yield database, running
+        finally:
+            running.stop()
+            database.drop()
+
+
+def _answer(page, form: dict, *, right: bool) -> None:
+    """Fill the round's form as a person would (right answers, or a wrong choice) and send."""
+    for name, value in form.items():
+        if not name.startswith("q-"):
+            continue
+        values = value if isinstance(value, list) else [value]
+        boxes = page.locator(
+            f"input[name='{name}'][type=radio], input[name='{name}'][type=checkbox]"
+        )
+        if boxes.count():
+            if not right and page.locator(f"input[name='{name}'][type=radio]").count():
+                wrong = page.locator(f"input[name='{name}'][type=radio]:not([value='{values[0]}'])")
+                wrong.first.check()
+                continue
+            for v in values:
+                page.locator(f"input[name='{name}'][value='{v}']").check()
+        elif page.locator(f"select[name='{name}']").count():
+            page.locator(f"select[name='{name}']").select_option(values[0])
+        else:
+            shown = values[0]
+            if not right and name.endswith("-along"):
+                shown = str(float(shown) + 25 if float(shown) < 100 else float(shown) - 25)
+            elif not right and re.fullmatch(r"-?\d+", shown):
+                shown = str(int(shown) + 1)
+            page.locator(f"input[name='{name}']").fill(shown)
+    page.get_by_role("button", name=re.compile("Send my answer|Invia la mia risposta")).click()
+    page.wait_for_selector(".received", timeout=WAIT)
+
+
+def test_a_clinic_with_a_projector_and_three_phones(browser, site):
+    database, running = site
+    clinic = server.setup(database, SLUGS)
+    pin, base = clinic["pin"], running.base
+
+    def context(viewport, **extra):
+        made = browser.new_context(viewport=viewport, base_url=base, **extra)
+        return made, made.new_page()
+
+    projector_ctx, projector = context(PROJECTOR)
+    projector_ctx.add_cookies([{"name": "sessionid", "value": clinic["session"], "url": base}])
+    phones = {}
+    for name in ("Anna", "Ben", "Chiara"):
+        phones[name] = context(PHONE, is_mobile=True, has_touch=True)
+    try:
+        projector.goto(f"/en/clinics/{clinic['id']}/")
+        assert pin in projector.locator(".lobby .pin").inner_text()
+        assert projector.locator(".lobby svg.qr").count() == 1
+        shoot(projector, "clinic-projector-lobby")
+
+        # Join: Anna and Chiara type the PIN, Ben opens the QR code's link.
+        anna, ben, chiara = (phones[n][1] for n in ("Anna", "Ben", "Chiara"))
+        for page, lang, nick in ((anna, "en", "Anna"), (chiara, "it", "Chiara")):
+            page.goto(f"/{lang}/play/")
+            page.locator("#id_pin").fill(f"{pin[:3]} {pin[3:]}")
+            page.locator("form.pin-entry button").click()
+            page.locator("#id_nickname").fill(nick)
+            page.locator("main form button[type=submit]").click()
+        ben.goto(f"/en/play/{pin}/")
+        assert_accessible(ben)
+        ben.locator("#id_nickname").fill("Ben")
+        ben.locator("main form button[type=submit]").click()
+        shoot(chiara, "clinic-phone-lobby-it")
+        assert "Sei dentro!" in chiara.locator("#stage").inner_text()
+        # The projector's count is pushed, no reload.
+        expect(projector.locator("#counts")).to_contain_text("3 players", timeout=WAIT)
+
+        # Round 1: shown on every phone by the stream.
+        projector.get_by_role("button", name="Show the first round").click()
+        for page in (anna, ben, chiara):
+            page.wait_for_selector("#quiz", timeout=WAIT)
+            assert_fits(page)
+        assert "Invia la mia risposta" in chiara.locator("#quiz").inner_text()
+        shoot(anna, "clinic-phone-question-en")
+        assert_accessible(anna)
+        form = server.form(database, clinic["id"])
+        _answer(anna, form, right=True)
+        _answer(chiara, form, right=True)
+        _answer(ben, form, right=False)
+        expect(projector.locator("#counts")).to_contain_text("3 answered", timeout=WAIT)
+        shoot(projector, "clinic-projector-question")
+        projector.get_by_role("button", name="Close answers").click()
+        projector.get_by_role("button", name="Reveal").click()
+        projector.wait_for_selector(".reveal-q", timeout=WAIT)
+        shoot(projector, "clinic-projector-reveal")
+        anna.wait_for_selector("#mine .verdict.right", timeout=WAIT)
+        ben.wait_for_selector("#mine .verdict.wrong", timeout=WAIT)
+        chiara.wait_for_selector("text=La risposta giusta:", timeout=WAIT)
+        shoot(chiara, "clinic-phone-reveal-it")
+        assert_fits(chiara)
+        projector.get_by_role("button", name="Leaderboard").click()
+        projector.wait_for_selector("table.leaderboard", timeout=WAIT)
+        rows = projector.locator("table.leaderboard tbody tr").all_inner_texts()
+        assert rows[0].startswith("1") and rows[-1].startswith("3") and "Ben" in rows[-1]
+        anna_score = anna.locator("#mine .score").get_attribute("data-score")
+        assert anna_score and float(anna_score) > 0
+
+        # Round 2, a place question: a late joiner, a reload mid-round, a tap on the field.
+        projector.get_by_role("button", name="Next round").click()
+        late_ctx, late = context(PHONE, is_mobile=True, has_touch=True)
+        late.goto(f"/en/play/{pin}/")
+        late.locator("#id_nickname").fill("Dario")
+        late.locator("main form button[type=submit]").click()
+        late.wait_for_selector("#quiz", timeout=WAIT)
+        anna.wait_for_selector("svg.field[data-field]", timeout=WAIT)
+        anna.reload()
+        anna.wait_for_selector("#quiz", timeout=WAIT)
+        assert anna.locator("#mine .score").get_attribute("data-score") == anna_score
+        box = anna.locator("svg.field[data-field]").bounding_box()
+        anna.tap(
+            "svg.field[data-field]", position={"x": box["width"] * 0.3, "y": box["height"] * 0.5}
+        )
+        assert anna.locator("input[data-place='along']").input_value() != ""
+        shoot(anna, "clinic-phone-place-en")
+        form = server.form(database, clinic["id"])
+        _answer(anna, form, right=True)
+        _answer(ben, form, right=False)
+        _answer(chiara, form, right=True)
+        _answer(late, form, right=True)
+        projector.get_by_role("button", name="Reveal").click()
+        projector.wait_for_selector(".spread-field svg", timeout=WAIT)
+        assert projector.locator(".spread-field svg.field circle.placed").count() == 4
+        assert projector.locator(".spread-field svg.field circle.tolerance").count() == 1
+        assert projector.locator(".spread-field svg.field circle.right-ring").count() == 1
+        shoot(projector, "clinic-projector-place-reveal")
+        late.wait_for_selector(".spread-field svg.field circle.placed", timeout=WAIT)
+        assert late.locator(".spread-field svg.field circle.placed").count() == 4
+
+        # Round 3, then the end.
+        projector.get_by_role("button", name="Next round").click()
+        form = server.form(database, clinic["id"])
+        for page in (anna, ben, chiara, late):
+            page.wait_for_selector("#quiz", timeout=WAIT)
+            _answer(page, form, right=page is not ben)
+        projector.get_by_role("button", name="Reveal").click()
+        projector.get_by_role("button", name="Leaderboard").click()
+        projector.wait_for_selector("table.leaderboard", timeout=WAIT)
+        shoot(projector, "clinic-projector-leaderboard")
+        projector.get_by_role("button", name="End the clinic").click()
+        projector.wait_for_selector("text=The clinic has ended", timeout=WAIT)
+        for page in (anna, ben, chiara, late):
+            page.wait_for_selector(
+                "text=/The clinic has ended|La clinic è terminata/", timeout=WAIT
+            )
+        shoot(ben, "clinic-phone-ended-en")
+        board = projector.locator("table.leaderboard tbody tr").all_inner_texts()
+        assert "Ben" in board[-1]
+        late_ctx.close()
+    finally:
+        projector_ctx.close()
+        for made, _page in phones.values():
+            made.close()

@@ -1,0 +1,191 @@
+"""The app served as README says (scripts/serve.py: uvicorn, the LAN profile, DEBUG off) in
+processes of its own, on a database of its own: a SQLite file, or a PostgreSQL database when
+the tests run on PostgreSQL. Several servers can share one database (the cross-process test).
+
+Django's test client and live_server speak WSGI, which reads an async event stream to its end:
+only a real ASGI server shows what phones get.
+"""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON = sys.executable
+CSRF = "clinictestcsrftokenclinictestcsr"  # 32 characters: Django's unmasked secret length
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def postgres() -> bool:
+    return settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+
+
+class Database:
+    """A database for the servers: made, migrated and loaded with the bundled content."""
+
+    def __init__(self, tmp: Path) -> None:
+        if postgres():
+            self.name = f"clinic_{uuid.uuid4().hex[:10]}"
+            db = settings.DATABASES["default"]
+            host, port = db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
+            user = db.get("USER") or "postgres"
+            self.url = f"postgres://{user}@{host}:{port}/{self.name}"
+            self._admin("CREATE DATABASE")
+        else:
+            self.name = ""
+            self.url = f"sqlite:///{tmp}/clinic.sqlite3"
+        self.env = {
+            **os.environ,
+            "DEBUG": "0",
+            "DEPLOY_PROFILE": "lan",
+            "SECRET_KEY": "clinic-stream-test-only-not-a-secret",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "DATABASE_URL": self.url,
+            "STATIC_MANIFEST": "0",
+            "DJANGO_SETTINGS_MODULE": "polotrainer.settings",
+            "PYTHONPATH": str(ROOT),
+            "LOG_LEVEL": "ERROR",
+        }
+        self.manage("migrate", "-v0")
+        self.manage("content", "load")
+
+    def _admin(self, verb: str) -> None:
+        import psycopg
+
+        db = settings.DATABASES["default"]
+        dsn = (
+            f"host={db.get('HOST') or '127.0.0.1'} port={db.get('PORT') or 5432} "
+            f"user={db.get('USER') or 'postgres'} dbname=postgres"
+        )
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            extra = " WITH (FORCE)" if verb.startswith("DROP") else ""
+            conn.execute(f'{verb} "{self.name}"{extra}')
+
+    def manage(self, *args: str) -> str:
+        done = subprocess.run(
+            [PYTHON, str(ROOT / "manage.py"), *args],
+            env=self.env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return done.stdout
+
+    def query(self, code: str) -> Any:
+        """Run `code` (which sets `result`) in the site's Django; its result, through JSON."""
+        out = self.manage("shell", "-c", code + "\nimport json; print(json.dumps(result))")
+        return json.loads(out.strip().splitlines()[-1])
+
+    def drop(self) -> None:
+        if self.name:
+            self._admin("DROP DATABASE IF EXISTS")
+
+
+class Server:
+    """One server process (uvicorn through scripts/serve.py) on a database."""
+
+    def __init__(self, database: Database, workers: int = 1) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        env = {
+            **database.env,
+            "BIND": f"127.0.0.1:{self.port}",
+            "WEB_CONCURRENCY": str(workers),
+        }
+        self.process = subprocess.Popen(
+            [PYTHON, str(ROOT / "scripts" / "serve.py")], env=env, cwd=ROOT
+        )
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(self.base + "/healthz", timeout=1).read()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+#: Makes an instructor with a logged-in session and a clinic; gives the ids, PIN and cookie.
+SETUP = """
+from django.contrib.auth import (
+    BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model,
+)
+from django.contrib.sessions.backends.db import SessionStore
+from polotrainer.courses import roles
+from polotrainer.clinics import sessions
+from scenarios.models import Scenario
+user, _ = get_user_model().objects.get_or_create(
+    username="ines", defaults={"email": "i@example.org"}
+)
+roles.grant(user)
+store = SessionStore()
+store[SESSION_KEY] = str(user.pk)
+store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+store.create()
+chosen = list(Scenario.objects.filter(slug__in=SLUGS))
+clinic = sessions.create(
+    user, "Stream clinic", sessions.Source("scenarios", scenarios=chosen), rounds=5
+)
+result = {"id": clinic.pk, "pin": clinic.pin, "session": store.session_key}
+"""
+
+#: Makes N participants of a clinic; gives their rejoin cookies.
+PARTICIPANTS = """
+from django.core import signing
+from polotrainer.clinics.models import ClinicSession, Participant
+import secrets
+clinic = ClinicSession.objects.get(pk=CLINIC)
+made = Participant.objects.bulk_create(
+    Participant(
+        session=clinic, nickname=f"p{n}", nickname_key=f"p{n}", secret=secrets.token_urlsafe(18)
+    )
+    for n in range(N)
+)
+made = Participant.objects.filter(session=clinic).order_by("pk")
+result = [
+    signing.dumps([clinic.pk, p.pk, p.secret], salt="polotrainer.clinics.participant")
+    for p in made
+]
+"""
+
+#: The answer form of the round on screen (all right), as the phone page would send it.
+FORM = """
+from polotrainer.clinics.models import ClinicSession
+from tests.clinics.conftest import answer_form
+result = answer_form(ClinicSession.objects.get(pk=CLINIC))
+"""
+
+
+def setup(database: Database, slugs: list[str]) -> dict[str, Any]:
+    return database.query(f"SLUGS = {slugs!r}\n" + SETUP)
+
+
+def participants(database: Database, clinic: int, n: int) -> list[str]:
+    return database.query(f"CLINIC = {clinic}\nN = {n}\n" + PARTICIPANTS)
+
+
+def form(database: Database, clinic: int) -> dict[str, Any]:
+    return database.query(f"CLINIC = {clinic}\n" + FORM)
