@@ -27,12 +27,16 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(PY)
 messages: $(VENV)/.run
 	@$(PY) scripts/compile_messages.py
 
+# `make run` keeps its demo in a database file of its own (demo.sqlite3, unless DATABASE_URL is
+# set), so `make lan` and production, on db.sqlite3 or PostgreSQL, never meet a demo account.
+RUN_DB = DATABASE_URL=$${DATABASE_URL:-sqlite:///$(CURDIR)/demo.sqlite3}
+
 run: $(VENV)/.run messages
-	$(DEV) $(PY) manage.py migrate --noinput
-	$(DEV) $(PY) manage.py content load
-	$(DEV) $(PY) manage.py demo --address http://127.0.0.1:8000/
+	$(DEV) $(RUN_DB) $(PY) manage.py migrate --noinput
+	$(DEV) $(RUN_DB) $(PY) manage.py content load
+	$(DEV) $(RUN_DB) $(PY) manage.py demo --address http://127.0.0.1:8000/
 	@# uvicorn (ASGI), not runserver: the clinics' live event streams need it.
-	$(DEV) $(PY) -m uvicorn polotrainer.asgi:application --reload --host 127.0.0.1 --port 8000 --no-proxy-headers --timeout-graceful-shutdown 1
+	$(DEV) $(RUN_DB) $(PY) -m uvicorn polotrainer.asgi:application --reload --host 127.0.0.1 --port 8000 --no-proxy-headers --timeout-graceful-shutdown 1
 
 # A clinic at a club: the LAN profile on this laptop's address (scripts/serve_lan.py, README).
 lan: $(VENV)/.run
