@@ -4,10 +4,12 @@ answering one question at once.
 """
 
 import asyncio
+import concurrent.futures
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -16,6 +18,14 @@ from tests.clinics import server
 from tests.clinics.conftest import BOOL_NUMBER, PLACE, Phone, content_of, drive
 
 SLUGS = [BOOL_NUMBER, PLACE]
+
+
+def run_async(coroutine: Any) -> Any:
+    """Run the async clients in a thread of their own: a browser test earlier in the session
+    (Playwright's sync API) leaves an event loop running in this thread, and asyncio.run()
+    refuses to start inside one."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 @dataclass
@@ -176,7 +186,7 @@ def test_the_stream_starts_with_the_whole_state_and_pushes_each_change(database,
             for listener in (stream, it_stream, projector):
                 listener.stop()
 
-    asyncio.run(play())
+    run_async(play())
 
 
 def test_a_reconnect_gets_the_whole_state_at_once(database, site):
@@ -199,7 +209,7 @@ def test_a_reconnect_gets_the_whole_state_at_once(database, site):
             await again.wait_for(lambda e: e.name == "mine" and "Right!" in e.data)
             again.stop()
 
-    asyncio.run(play())
+    run_async(play())
 
 
 def test_phones_on_one_server_and_the_projector_on_another_stay_in_step(database, site):
@@ -239,7 +249,7 @@ def test_phones_on_one_server_and_the_projector_on_another_stay_in_step(database
                 listener.stop()
 
     try:
-        asyncio.run(play())
+        run_async(play())
     finally:
         other.stop()
 
@@ -275,7 +285,7 @@ def test_300_phones_answering_at_once_record_exactly_300(database, site):
         again = await burst(cookies[:100])
         return [*first, *again]
 
-    statuses = asyncio.run(play())
+    statuses = run_async(play())
     assert statuses[:300] == [302] * 300
     assert statuses[300:] == [409] * 100
     counts = database.query(
