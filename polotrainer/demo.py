@@ -505,8 +505,8 @@ def clinics(demo: Demo) -> None:
         )
     demo.say(
         f"  a clinic ready to start: PIN {found.pin}; as demo-instructor open "
-        f"{reverse('clinics:projector', args=[found.pk])} on the projector and press Start; "
-        f"phones join at {reverse('clinics:enter')} with the PIN"
+        f"{reverse('clinics:projector', args=[found.pk])} on the projector (My clinics on the "
+        f"home page); phones join at {reverse('clinics:enter')} with the PIN"
     )
 
 
