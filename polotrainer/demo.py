@@ -382,18 +382,16 @@ def exams_part(demo: Demo) -> None:
     cohort, instructor = demo.cohort, demo.instructor
     if cohort is None or instructor is None:
         raise DemoError("the exams part needs the course part first")
-    found = cohort.exams.filter(title_en=EXAM_CLOSED["en"]).first()
-    if found is not None:
-        demo.exam = found
-        return
-    closed = _exam(demo, cohort, instructor, EXAM_CLOSED, *EXAM_DAYS["closed"])
+    closed = cohort.exams.filter(title_en=EXAM_CLOSED["en"]).first()
+    if closed is None:
+        closed = _exam(demo, cohort, instructor, EXAM_CLOSED, *EXAM_DAYS["closed"])
+        for username, days_ago, (hour, minute), chance, passes in SITTINGS:
+            start = _local(demo, -days_ago, hour, minute)
+            _sit(closed, demo.trainees[username], start, chance, passes)
+        # The close has passed: the answers it held back count into each trainee's progress.
+        exams.release_if_due(closed, demo.now)
+        _exam(demo, cohort, instructor, EXAM_OPEN, *EXAM_DAYS["open"])
     demo.exam = closed
-    for username, days_ago, (hour, minute), chance, passes in SITTINGS:
-        start = _local(demo, -days_ago, hour, minute)
-        _sit(closed, demo.trainees[username], start, chance, passes)
-    # The close has passed: the answers it held back count into each trainee's progress now.
-    exams.release_if_due(closed, demo.now)
-    _exam(demo, cohort, instructor, EXAM_OPEN, *EXAM_DAYS["open"])
     passed = closed.attempts.filter(passed=True).values_list("pk", flat=True).first()
     certificate = Certificate.objects.filter(attempt_id=passed).first() if passed else None
     if certificate is not None:

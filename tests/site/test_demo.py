@@ -183,6 +183,10 @@ def test_a_second_run_adds_nothing_and_says_so(first_run):
         call_command("demo", stdout=out)
     assert counts() == before
     assert "already loaded" in out.getvalue()
+    # It still says where to look: the certificates, the exam and the clinic's PIN.
+    pin = ClinicSession.objects.get().pin
+    for said in ("a certificate to verify", "an exam with results", f"PIN {pin}"):
+        assert said in out.getvalue()
 
 
 def test_it_prints_the_address_and_each_log_in_once(first_run):
