@@ -20,14 +20,15 @@ own share once (a second run finds it done and adds nothing):
     course   a course, its cohort, the trainees enrolled weeks ago, two assignments (one past,
              one due in a few days), observations
     history  each trainee's answers over the past weeks, assignments included
+    certificates  the trainees' full names, and Anna's course completion issued by hand
+    exams    an exam that has closed, sat by the four trainees through the exams app (Anna
+             passes: the exam_passed signal brings her certificate, signed since her name is
+             known; the others fail), and an exam open now
+    clinics  a clinic for the instructor in the lobby, its PIN printed
 
-Exams, certificates and clinics plug in as parts of their own, added to PARTS after `history`:
-an exam part gives `demo.cohort` an exam and lets trainees answer it with `answers_for()` and
-`record_answers(..., Context(Mode.EXAM, attempt.pk))` (one passed, one failed); a certificate
-part issues the passed trainee's certificate; a clinic part makes one for `demo.instructor`,
-ready to start. Each may `demo.say(...)` a line for the command's output. Deleting the demo's
-accounts and their courses (`remove()`) takes their rows with them by cascade; a part whose rows
-would survive that adds their deletion to `remove()`.
+Each part may `demo.say(...)` a line for the command's output. Deleting the demo's accounts and
+their courses (`remove()`) takes their rows with them by cascade (exams with the course, clinics
+with the instructor); certificates, which outlive an account by design, are deleted by holder.
 """
 
 import hashlib
@@ -43,15 +44,20 @@ from django.contrib.auth.models import User
 from django.core.checks import CheckMessage, Error, Tags, register
 from django.core.exceptions import ImproperlyConfigured
 from django.db import DatabaseError, transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from polotrainer.certificates.issuing import issue, set_name
 from polotrainer.certificates.models import Certificate, HolderName, Kind
-from polotrainer.courses import assignments, codes, enrolment, roles
+from polotrainer.clinics import sessions
+from polotrainer.clinics.models import ClinicSession, Phase
+from polotrainer.courses import assignments, codes, enrolment, exams, roles
 from polotrainer.courses.models import (
     Assignment,
     Cohort,
     Course,
+    Exam,
+    ExamAttempt,
     Membership,
     Observation,
     Outcome,
@@ -102,7 +108,8 @@ INSTRUCTOR = Account(
     "Giulia Ferri",
     "it",
     role="instructor",
-    story="teaches the demo course: cohort, gradebook, assignments, observations",
+    story="teaches the demo course: gradebook, assignments, observations, an exam with its "
+    "results and item analysis, a clinic ready to start",
 )
 TRAINEES = (
     Account(
@@ -115,7 +122,7 @@ TRAINEES = (
         joined_days_ago=34,
         started_days_ago=40,
         plan={"past": ("set", 12), "current": ("set", 14)},
-        story="strong and steady: both assignments done on time",
+        story="strong and steady: both assignments done on time; passed the exam, certified",
     ),
     Account(
         "demo-marco",
@@ -128,7 +135,7 @@ TRAINEES = (
         joined_days_ago=33,
         started_days_ago=33,
         plan={"past": ("late", 12), "current": ("set", 6)},
-        story="the past assignment done late, the current one half done",
+        story="the past assignment done late, the current one half done; failed the exam",
     ),
     Account(
         "demo-sophie",
@@ -141,7 +148,7 @@ TRAINEES = (
         joined_days_ago=30,
         started_days_ago=30,
         plan={"past": ("set", 12)},
-        story="reads in English; the current assignment not started",
+        story="reads in English; the current assignment not started; failed the exam",
     ),
     Account(
         "demo-luca",
@@ -154,7 +161,7 @@ TRAINEES = (
         joined_days_ago=21,
         started_days_ago=21,
         plan={"current": ("set", 2)},
-        story="struggling: the past assignment missed, many reviews due",
+        story="struggling: the past assignment missed, many reviews due; failed the exam",
     ),
 )
 ACCOUNTS = (INSTRUCTOR, *TRAINEES)
@@ -214,6 +221,7 @@ class Demo:
     course: Course | None = None
     cohort: Cohort | None = None
     assignments: dict[str, Assignment] = field(default_factory=dict)
+    exam: Exam | None = None
     lines: list[str] = field(default_factory=list)
 
     def say(self, line: str) -> None:
@@ -346,8 +354,170 @@ def certificates(demo: Demo) -> None:
     demo.say(f"  a certificate to verify: code {made.code} (Anna Rossi, course completion)")
 
 
-#: The parts in the order they run.
-PARTS: tuple[Callable[[Demo], None], ...] = (people, course, history, certificates)
+#: The exam that has closed, and the one open now (no attempt yet): titles, and its days from
+#: now (negative: past) of opening and closing, at `EXAM_HOURS` local time.
+EXAM_CLOSED = {"it": "Demo: esame di fine corso", "en": "Demo: end-of-course exam"}
+EXAM_OPEN = {"it": "Demo: esame di recupero", "en": "Demo: resit exam"}
+EXAM_DAYS = {"closed": (-9, -2), "open": (-1, 6)}
+EXAM_HOURS = (8, 22)
+#: Situations drawn per rule (fewer if the content has fewer), and the time limit.
+EXAM_RULES = {3: 3, 21: 5, 37: 4}
+EXAM_MINUTES = 30
+#: Who sat the closed exam: days ago, local start (hour, minute), chance of a right answer, and
+#: whether they pass (their answers are drawn again until the outcome is this one).
+SITTINGS = (
+    ("demo-anna", 6, (10, 5), 0.97, True),
+    ("demo-marco", 5, (15, 20), 0.8, False),
+    ("demo-sophie", 4, (10, 40), 0.75, False),
+    ("demo-luca", 3, (15, 10), 0.55, False),
+)
+SITTING_DRAWS = 200
+CLINIC_TITLE = "Demo: clinica sulla Regola 37"
+CLINIC_ROUNDS = 8
+
+
+def exams_part(demo: Demo) -> None:
+    """The closed exam with four finished attempts (Anna passes, and the courses app's
+    exam_passed signal brings her certificate; the others fail), and an exam open now."""
+    cohort, instructor = demo.cohort, demo.instructor
+    if cohort is None or instructor is None:
+        raise DemoError("the exams part needs the course part first")
+    closed = cohort.exams.filter(title_en=EXAM_CLOSED["en"]).first()
+    if closed is None:
+        closed = _exam(demo, cohort, instructor, EXAM_CLOSED, *EXAM_DAYS["closed"])
+        for username, days_ago, (hour, minute), chance, passes in SITTINGS:
+            start = _local(demo, -days_ago, hour, minute)
+            _sit(closed, demo.trainees[username], start, chance, passes)
+        # The close has passed: the answers it held back count into each trainee's progress.
+        exams.release_if_due(closed, demo.now)
+        _exam(demo, cohort, instructor, EXAM_OPEN, *EXAM_DAYS["open"])
+    demo.exam = closed
+    passed = closed.attempts.filter(passed=True).values_list("pk", flat=True).first()
+    certificate = Certificate.objects.filter(attempt_id=passed).first() if passed else None
+    if certificate is not None:
+        demo.say(
+            f"  an exam with results: {EXAM_CLOSED['en']} (Anna Rossi passed: certificate "
+            f"code {certificate.code}; Luca Conti failed); {EXAM_OPEN['en']} is open now"
+        )
+
+
+def _local(demo: Demo, days: int, hour: int, minute: int = 0) -> datetime:
+    """That hour of the day `days` from now, in the site's time zone."""
+    day = timezone.localtime(demo.now) + timedelta(days=days)
+    return day.replace(hour=hour, minute=minute, second=0, microsecond=0)
+
+
+def _exam(
+    demo: Demo,
+    cohort: Cohort,
+    instructor: User,
+    title: Mapping[str, str],
+    opens_in: int,
+    closes_in: int,
+) -> Exam:
+    """An exam set as the instructor's form sets one: a situation count per rule over the
+    bundled content, the course track's pass mark, a time limit, its dates."""
+    live = [s for s in Scenario.objects.live().order_by("pk") if not _ticks(s)]
+    parts = []
+    for rule in Rule.objects.filter(number__in=EXAM_RULES).order_by("number"):
+        ids = tuple(s.pk for s in live if s.rule_id == rule.pk)
+        if ids:
+            named = assignments.titles(Scope.RULE, rule, [], len(ids))
+            count = min(EXAM_RULES[rule.number], len(ids))
+            parts.append(exams.Part(named["it"], named["en"], count, ids))
+    try:
+        exams.check_blueprint(parts)
+    except exams.ExamError as exc:
+        raise DemoError(f"no exam from this content ({exc.code})") from None
+    opens_at = _local(demo, opens_in, EXAM_HOURS[0])
+    return Exam.objects.create(
+        cohort=cohort,
+        title_it=title["it"],
+        title_en=title["en"],
+        blueprint=[p.as_json() for p in parts],
+        pass_percent=exams.default_pass_mark(cohort.course),
+        time_limit_minutes=EXAM_MINUTES,
+        opens_at=opens_at,
+        closes_at=_local(demo, closes_in, EXAM_HOURS[1]),
+        created_by=instructor,
+        created_at=opens_at - timedelta(days=2),
+    )
+
+
+def _ticks(scenario: Scenario) -> bool:
+    """Whether the scenario asks a "tick all that apply" question. The demo's exams leave
+    those out: an exam saves a question with no box ticked as unanswered, so where the right
+    answer is "none of them" no attempt can be all right, and Anna could miss the pass mark
+    through no answer of hers."""
+    posed = _posed(scenario, random.Random(scenario.pk), "en")
+    return any(
+        q.type in {quiz.QuestionType.MULTI, quiz.QuestionType.PLAYERS} for q in posed.questions
+    )
+
+
+def _sit(exam: Exam, user: User, start: datetime, chance: float, passes: bool) -> ExamAttempt:
+    """One trainee's attempt, from Start to Submit through the exams app at moments from
+    `start`: each situation answered with `answers_for` on the attempt's frozen variant and
+    saved as its form would send it, a little later each."""
+    rng = random.Random(f"polotrainer-demo:exam:{user.username}")
+    language = Profile.objects.get(user=user).language
+    attempt = exams.start(exam, user, start)
+    slots = list(attempt.slots.select_related("scenario").order_by("position"))
+    shown = [exams.posed(slot, language) for slot in slots]
+    for _draw in range(SITTING_DRAWS):
+        # As stored: an answer with nothing to send (no box ticked) is no answer in an exam.
+        answers = [_sendable(posed, answers_for(posed, rng, chance)) for posed in shown]
+        marked = [
+            m for posed, given in zip(shown, answers, strict=True) for m in quiz.grade(posed, given)
+        ]
+        right = sum(1 for m in marked if m.correct)
+        if (right * 100 >= exam.pass_percent * len(marked)) == passes:
+            break
+    at = start
+    for slot, posed, given in zip(slots, shown, answers, strict=True):
+        at += timedelta(seconds=sum(rng.randint(20, 45) for _ in posed.questions))
+        exams.save(
+            attempt, slot, form_for(posed, given), min(at, attempt.deadline - timedelta(seconds=30))
+        )
+    return exams.submit(attempt, min(at + timedelta(seconds=rng.randint(20, 90)), attempt.deadline))
+
+
+def clinics(demo: Demo) -> None:
+    """A clinic for the instructor, in the lobby: the current assignment's situations."""
+    instructor = demo.instructor
+    if instructor is None:
+        raise DemoError("the clinics part needs the people part first")
+    found = (
+        ClinicSession.objects.filter(instructor=instructor, title=CLINIC_TITLE)
+        .exclude(phase=Phase.ENDED)
+        .first()
+    )
+    if found is None:
+        found = sessions.create(
+            instructor,
+            CLINIC_TITLE,
+            sessions.Source(scope="assignment", assignment=demo.assignments.get("current")),
+            rounds=CLINIC_ROUNDS,
+            time_limit=45,
+            speed_bonus=True,
+        )
+    demo.say(
+        f"  a clinic ready to start: PIN {found.pin}; as demo-instructor open "
+        f"{reverse('clinics:projector', args=[found.pk])} on the projector (My clinics on the "
+        f"home page); phones join at {reverse('clinics:enter')} with the PIN"
+    )
+
+
+#: The parts in the order they run (certificates before exams: a holder's name is known when
+#: a pass issues the certificate, so it is signed at once).
+PARTS: tuple[Callable[[Demo], None], ...] = (
+    people,
+    course,
+    history,
+    certificates,
+    exams_part,
+    clinics,
+)
 
 
 # --- a trainee's weeks -------------------------------------------------------------------------
@@ -509,17 +679,37 @@ def answers_for(posed: quiz.Posed, rng: random.Random, chance: float) -> dict[st
         right = question.source.right_answer(posed.variant.ruling)
         tries = [] if rng.random() < chance else _wrong(question, right, rng)
         for value in [*tries, right]:
-            values = quiz.form_values(posed, question, value)
-            if question.type in {quiz.QuestionType.MULTI, quiz.QuestionType.PLAYERS}:
-                submitted = {question.name: list(values)}
-            else:
-                submitted = {name: [v] for name, v in zip(question.fields, values, strict=True)}
             try:
-                given[question.id] = quiz.read_one(posed, question, submitted)
+                given[question.id] = quiz.read_one(posed, question, _fields(posed, question, value))
                 break
             except quiz.AnswerError:
                 continue  # not a possible answer (a spot off the field): try the next
     return given
+
+
+def form_for(posed: quiz.Posed, given: Mapping[str, Any]) -> dict[str, list[str]]:
+    """The form a trainee sends for these answers (what `quiz.read` reads back to them)."""
+    submitted: dict[str, list[str]] = {}
+    for question in posed.questions:
+        if question.id in given:
+            submitted |= _fields(posed, question, given[question.id])
+    return submitted
+
+
+def _sendable(posed: quiz.Posed, given: Mapping[str, Any]) -> dict[str, Any]:
+    """The answers a form can send: those with a value to send."""
+    return {
+        q.id: given[q.id]
+        for q in posed.questions
+        if q.id in given and quiz.form_values(posed, q, given[q.id])
+    }
+
+
+def _fields(posed: quiz.Posed, question: quiz.PosedQuestion, value: Any) -> dict[str, list[str]]:
+    values = quiz.form_values(posed, question, value)
+    if question.type in {quiz.QuestionType.MULTI, quiz.QuestionType.PLAYERS}:
+        return {question.name: list(values)}
+    return {name: [v] for name, v in zip(question.fields, values, strict=True)}
 
 
 def _wrong(question: quiz.PosedQuestion, right: Any, rng: random.Random) -> list[Any]:
@@ -573,7 +763,8 @@ def make(now: datetime | None = None) -> Demo:
 
 def remove() -> int:
     """Delete the demo's accounts and every course created by the demo's instructor (their
-    cohorts, assignments, observations and answers go with them); how many accounts."""
+    cohorts, assignments, observations, exams and answers go with them, the clinics with the
+    instructor) and the certificates of the demo's trainees; how many accounts."""
     if not settings.DEBUG:
         raise DemoError("the demo is for development only: DEBUG is off")
     with transaction.atomic():

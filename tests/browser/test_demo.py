@@ -1,5 +1,6 @@
 """The demo as a first-time visitor meets it: log in as the demo instructor and find the
-gradebook from the home page; log in as a demo trainee and find the assignment due."""
+gradebook from the home page, the exam's item analysis from it and a clinic to start; log in as
+a demo trainee and find the assignment due, the exam open and a certificate that verifies."""
 
 import re
 
@@ -7,8 +8,11 @@ import pytest
 from django.test import override_settings
 
 from polotrainer import demo
-from polotrainer.courses.models import Assignment
+from polotrainer.certificates.models import Certificate, Kind
+from polotrainer.clinics.models import ClinicSession
+from polotrainer.courses.models import Assignment, Exam
 from tests.browser.support import assert_accessible, assert_fits, shoot
+from tests.certificates.conftest import new_key
 
 pytestmark = pytest.mark.django_db(transaction=True)
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -21,6 +25,8 @@ def demo_site(transactional_db, settings):
     from scenarios.loading import load
 
     settings.PASSWORD_HASHERS = FAST_HASHERS
+    settings.CERTIFICATE_SIGNING_KEY = new_key()  # never the developer's own key file
+    settings.CERTIFICATE_SIGNING_KEY_FILE = ""
     load(read_content(sample=range(1)))
     with override_settings(DEBUG=True):
         return demo.make()
@@ -73,3 +79,52 @@ def test_a_demo_trainee_finds_the_assignment_due_on_a_phone(phone, demo_site):
     phone.wait_for_url(f"**/courses/assignment/{current.pk}/")
     assert "Rule 37: Penalties" in phone.locator("main h1").inner_text()
     check(phone, "demo-trainee-assignment")
+
+
+def test_the_demo_instructor_finds_the_exams_item_analysis_and_a_clinic(page, demo_site):
+    log_in(page, "demo-instructor")
+    page.get_by_role("link", name="polotrainer").click()
+    page.locator("article.teaching").get_by_role("link", name="Registro").click()
+    page.wait_for_url("**/gradebook/")
+    exam = Exam.objects.get(title_en=demo.EXAM_CLOSED["en"])
+    page.locator("main table").get_by_role("link", name=demo.EXAM_CLOSED["it"]).click()
+    page.wait_for_url(f"**/courses/exam/{exam.pk}/results/")
+    results = page.locator("main").inner_text()
+    for account in demo.TRAINEES:
+        assert account.name in results
+    page.get_by_role("link", name="Analisi delle domande").click()
+    page.wait_for_url(f"**/courses/exam/{exam.pk}/items/")
+    assert page.locator("main table").count() >= 1
+    check(page, "demo-instructor-items")
+    # From the home page to the clinic waiting in the lobby, its PIN on the projector.
+    page.get_by_role("link", name="polotrainer").click()
+    page.locator("article.start-instructor").get_by_role("link", name="Le mie clinic").click()
+    page.wait_for_url("**/clinics/")
+    clinic = ClinicSession.objects.get()
+    page.get_by_role("link", name=demo.CLINIC_TITLE).click()
+    page.wait_for_url(f"**/clinics/{clinic.pk}/")
+    assert clinic.pin in page.locator("p.pin").inner_text()
+    shoot(page, "demo-instructor-projector")
+
+
+def test_a_demo_trainee_finds_the_exam_open_and_her_certificate_that_verifies(page, demo_site):
+    log_in(page, "demo-anna")  # reads Italian
+    page.get_by_role("link", name="polotrainer").click()
+    exams_open = page.locator("article.due-exams")
+    assert "Esami aperti" in exams_open.inner_text()
+    assert demo.EXAM_OPEN["it"] in exams_open.inner_text()
+    check(page, "demo-anna-home")
+    page.get_by_role("link", name="Certificati").click()
+    page.wait_for_url("**/certificates/")
+    certificate = Certificate.objects.get(user__username="demo-anna", kind=Kind.EXAM)
+    listed = page.locator("ul.certificate-list").inner_text()
+    assert demo.EXAM_CLOSED["en"] in listed or demo.EXAM_CLOSED["it"] in listed
+    check(page, "demo-anna-certificates")
+    page.get_by_role("link", name="Verifica un certificato").click()
+    page.wait_for_url("**/certificates/verify/**")
+    page.fill("#verify-code", certificate.code)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url("**code=**")
+    assert page.locator(".verdict-word").inner_text().strip() == "Valido"
+    assert "Anna Rossi" in page.locator("main").inner_text()
+    check(page, "demo-anna-verified")

@@ -14,14 +14,18 @@ from django.test import override_settings
 from django.utils import timezone
 
 from polotrainer import demo
-from polotrainer.certificates.models import Certificate, HolderName
+from polotrainer.certificates.models import Certificate, HolderName, Kind
 from polotrainer.certificates.verification import Status, verify_code
-from polotrainer.courses import assignments
+from polotrainer.clinics.models import ClinicSession, Phase, Round
+from polotrainer.courses import assignments, exams, itemanalysis
 from polotrainer.courses.models import (
     Assignment,
     AssignmentScenario,
     Cohort,
     Course,
+    Exam,
+    ExamAttempt,
+    ExamSlot,
     InstructorRole,
     Membership,
     Observation,
@@ -57,6 +61,11 @@ TABLES = (
     DayActivity,
     Certificate,
     HolderName,
+    Exam,
+    ExamAttempt,
+    ExamSlot,
+    ClinicSession,
+    Round,
 )
 
 
@@ -174,6 +183,10 @@ def test_a_second_run_adds_nothing_and_says_so(first_run):
         call_command("demo", stdout=out)
     assert counts() == before
     assert "already loaded" in out.getvalue()
+    # It still says where to look: the certificates, the exam and the clinic's PIN.
+    pin = ClinicSession.objects.get().pin
+    for said in ("a certificate to verify", "an exam with results", f"PIN {pin}"):
+        assert said in out.getvalue()
 
 
 def test_it_prints_the_address_and_each_log_in_once(first_run):
@@ -195,8 +208,78 @@ def test_the_published_password_is_the_one_the_check_looks_for(first_run):
 def test_a_trainee_holds_a_certificate_that_verifies(first_run):
     anna = user_named("anna")
     assert HolderName.objects.get(user=anna).full_name == "Anna Rossi"
-    (certificate,) = Certificate.objects.filter(user=anna)
+    certificate = Certificate.objects.get(user=anna, kind=Kind.COMPLETION)
     with override_settings(**SIGNING):
         verdict = verify_code(certificate.code)
     assert verdict.status == Status.VALID and verdict.claims is not None
     assert f"code {certificate.code}" in first_run
+
+
+def test_the_closed_exam_has_one_pass_with_its_certificate_and_one_fail(first_run):
+    exam = Exam.objects.get(title_en=demo.EXAM_CLOSED["en"])
+    now = timezone.now()
+    assert exam.closes_at < now and exam.is_closed(now)
+    assert exam.pass_percent == 95 and exam.time_limit_minutes == demo.EXAM_MINUTES
+    assert exam.released_at is not None  # its review policy shows the results now
+    attempts = {a.user.username: a for a in exam.attempts.select_related("user")}
+    assert set(attempts) == {a.username for a in demo.TRAINEES}
+    assert [a.user.username for a in exam.attempts.filter(passed=True)] == ["demo-anna"]
+    luca = attempts["demo-luca"]
+    assert luca.passed is False and luca.percent is not None and luca.percent < 95
+    for attempt in attempts.values():
+        assert exam.opens_at <= attempt.started_at < attempt.finished_at <= attempt.deadline
+        assert attempt.finished_at < exam.closes_at
+        assert attempt.total == sum(len(s.marks) for s in attempt.slots.all())
+        # Each answer the exam recorded is in the history, at the finish, mode exam.
+        recorded = Attempt.objects.filter(mode=Mode.EXAM, context_id=attempt.pk)
+        assert recorded.count() == sum(len(s.given) for s in attempt.slots.all()) > 0
+        assert set(recorded.values_list("created_at", flat=True)) == {attempt.finished_at}
+    anna = attempts["demo-anna"]
+    certificate = Certificate.objects.get(attempt_id=anna.pk)
+    assert certificate.kind == Kind.EXAM and certificate.user == anna.user
+    assert certificate.issued_on == timezone.localdate(anna.finished_at)
+    with override_settings(**SIGNING):
+        verdict = verify_code(certificate.code)
+    assert verdict.status == Status.VALID and verdict.claims is not None
+    assert verdict.claims.name == "Anna Rossi"
+    assert f"certificate code {certificate.code}" in first_run
+
+
+def test_every_exam_answer_is_graded_on_its_frozen_variant(first_run):
+    for slot in ExamSlot.objects.select_related("scenario"):
+        posed = quiz.pose(slot.scenario, slot.seed, "en", frozen=exams.frozen_variant(slot))
+        marked = {m.id: m.correct for m in quiz.grade(posed, slot.given)}
+        assert {k: bool(v) for k, v in marked.items()} == slot.marks, slot.pk
+
+
+def test_the_item_analysis_of_the_exam_computes(first_run):
+    exam = Exam.objects.get(title_en=demo.EXAM_CLOSED["en"])
+    analysis = itemanalysis.for_exam(exam)
+    assert analysis.attempts == 4
+    assert analysis.items and all(0 <= i.facility <= 1 for i in analysis.items)
+    assert any(s.wrong for s in analysis.scenarios)
+
+
+def test_an_exam_is_open_now_for_the_trainees(first_run):
+    now = timezone.now()
+    (open_now,) = exams.open_for(user_named("sophie"), now)
+    assert open_now.title_en == demo.EXAM_OPEN["en"]
+    assert not ExamAttempt.objects.filter(exam=open_now).exists()
+
+
+def test_a_clinic_waits_in_the_lobby_for_the_instructor(first_run):
+    (clinic,) = ClinicSession.objects.all()
+    assert clinic.instructor == user_named("instructor")
+    assert clinic.phase == Phase.LOBBY and clinic.current == 0
+    current = Assignment.objects.order_by("-due_at").first()
+    asked = set(current.scenario_links.values_list("scenario_id", flat=True))
+    rounds = list(Round.objects.filter(session=clinic))
+    assert 0 < len(rounds) <= demo.CLINIC_ROUNDS
+    assert {r.scenario_id for r in rounds} <= asked
+    assert f"PIN {clinic.pin}" in first_run and f"/clinics/{clinic.pk}/" in first_run
+
+
+def test_removing_the_demo_leaves_none_of_its_rows(first_run):
+    with override_settings(DEBUG=True):
+        demo.remove()
+    assert {name: n for name, n in counts().items() if n} == {}
