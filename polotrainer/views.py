@@ -39,7 +39,7 @@ def home(request: HttpRequest) -> HttpResponse:
     )
     context: dict[str, Any] = {
         "rules": rules,
-        "clinic_join_url": _url_if_served("clinics:join"),
+        "clinic_join_url": _url_if_served("clinics:enter"),
         "demo_accounts": demo.ACCOUNTS if settings.DEBUG and demo.present() else (),
         "demo_password": demo.PASSWORD,
     }

@@ -284,11 +284,15 @@ def import_file(request: UserRequest) -> HttpResponse:
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def enter(request: Request) -> HttpResponse:
-    """Type the game PIN (or scan the projector's QR code, which skips this)."""
-    form = PinForm(request.POST or None)
+    """Type the game PIN (or scan the projector's QR code, which skips this). The home page's
+    PIN box sends it here by GET (`?pin=`), a form with no token to carry."""
+    typed = (
+        request.POST if request.method == "POST" else request.GET if "pin" in request.GET else None
+    )
+    form = PinForm(typed)
     status = 200
     code = ""
-    if request.method == "POST" and form.is_valid():
+    if typed is not None and form.is_valid():
         try:
             session = sessions.find(form.cleaned_data["pin"], client_ip(request) or "")
         except sessions.PinError as exc:
@@ -297,7 +301,7 @@ def enter(request: Request) -> HttpResponse:
             code = exc.code
         else:
             return redirect("clinics:play", session.pin)
-    elif request.method == "POST":
+    elif typed is not None:
         status = 400
     return render(request, "clinics/enter.html", {"form": form, "code": code}, status=status)
 

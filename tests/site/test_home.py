@@ -4,13 +4,9 @@ import re
 from datetime import timedelta
 
 import pytest
-from django.conf.urls.i18n import i18n_patterns
-from django.http import HttpResponse
-from django.urls import clear_url_caches, include, path
 from django.utils import formats, timezone, translation
 
 from polotrainer import demo
-from polotrainer import urls as site_urls
 from polotrainer.umpires.review import due_count
 from scenarios.models import Section
 from tests.courses.conftest import enrol, make_cohort, make_course, person, set_assignment
@@ -60,34 +56,23 @@ def test_the_join_form_on_the_home_page_leads_to_the_cohort(client):
 def test_it_promises_only_what_works(client):
     for lang in ("en", "it"):
         html = client.get(f"/{lang}/").content.decode()
-        # No clinics app serves a join page yet: no PIN form, no word of it.
-        assert 'name="pin"' not in html and "PIN" not in html
-        # No exams yet: nothing promises them.
+        # Signed out, nobody has an exam: nothing promises one.
         assert not re.search(r"\b(exams?|esami?)\b", html, re.I)
         assert "not available yet" not in html and "non sono ancora disponibili" not in html
 
 
-def clinic_join(request):
-    return HttpResponse("clinic")
-
-
-# The site's URLs with a clinics join page in front of the (still empty) clinics app's: the first
-# "clinics" namespace is the one reverse() uses.
-clinics_urls = ([path("clinics/join/", clinic_join, name="join")], "clinics")
-urlpatterns = [*i18n_patterns(path("", include(clinics_urls))), *site_urls.urlpatterns]
-
-
-def test_the_clinic_pin_form_appears_once_clinics_serve_a_join_page(client, settings):
-    settings.ROOT_URLCONF = "tests.site.test_home"
-    clear_url_caches()
-    try:
-        html = client.get("/en/").content.decode()
-    finally:
-        clear_url_caches()
-    pin = form(html, "/en/clinics/join/")
+@pytest.mark.parametrize(
+    ("lang", "title"), [("en", "Join a clinic"), ("it", "Partecipa a una clinic")]
+)
+def test_the_clinic_pin_box_leads_to_the_room(client, lang, title):
+    html = client.get(f"/{lang}/").content.decode()
+    pin = form(html, f"/{lang}/play/")
     assert 'method="get"' in pin and 'name="pin"' in pin
     assert "csrfmiddlewaretoken" not in pin  # a GET never carries the token into a URL
-    assert "Join a clinic" in html
+    assert title in html
+    # A PIN no clinic has is refused on the join page, in the reader's language.
+    refused = client.get(f"/{lang}/play/", {"pin": "000000"})
+    assert refused.status_code == 400 and 'name="pin"' in refused.content.decode()
 
 
 @pytest.fixture
