@@ -549,7 +549,11 @@ def save(
                 values[name] = kept
             else:
                 values.pop(name, None)
-        if not any(values.get(name) for name in item.question.fields):
+        # Tick boxes sent by their own form with none ticked say "none of these": an answer.
+        ticks = item.question.type in (quiz.QuestionType.MULTI, quiz.QuestionType.PLAYERS)
+        if not any(values.get(name) for name in item.question.fields) and not (
+            ticks and question == item.id
+        ):
             given.pop(item.id, None)
         elif item.error:
             errors[item.id] = item.error

@@ -469,3 +469,24 @@ def test_the_result_shows_only_what_the_policy_allows(world, pool, as_user):
     assert page.context["level"] == Review.ANSWERS
     assert all(s["checked"] is not None for s in page.context["shown"])
     assert str(slots(attempt)[0].seed) in page.content.decode()
+
+
+def test_tick_boxes_sent_with_none_ticked_answer_none_of_these(world, exam, as_user):
+    client = as_user(world.trainee_a)
+    attempt = start(client, exam)
+    found = [
+        (slot, q)
+        for slot in slots(attempt)
+        for q in exams.posed(slot, "en").questions
+        if q.type in (quiz.QuestionType.MULTI, quiz.QuestionType.PLAYERS)
+    ]
+    if not found:
+        pytest.skip("no tick-box question was drawn")
+    slot, q = found[0]
+    assert save(client, attempt, slot, {"question": q.id}).status_code == 200
+    slot.refresh_from_db()
+    assert slot.given[q.id] == []  # answered: none of these
+    # Sent with the whole slot's form instead, an untouched tick-box question stays unanswered.
+    exams.save(attempt, slot, {}, timezone.now())
+    slot.refresh_from_db()
+    assert q.id not in slot.given
