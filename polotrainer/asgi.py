@@ -9,6 +9,7 @@ thread while they wait.
 """
 
 import asyncio
+import concurrent.futures
 import os
 import sys
 from typing import Any
@@ -47,9 +48,20 @@ try:
 
     application = Bounded(get_asgi_application(), settings.ASGI_CONCURRENCY)
     require_compiled()
-    # After the app registry is ready: a database holding the demo is never served.
+    # After the app registry is ready: a database holding the demo is never served. In a thread
+    # of its own: uvicorn imports this module inside its event loop, where Django refuses a
+    # query; its connection is closed before the thread ends.
+    from django.db import connections
+
     from polotrainer.demo import refuse_to_serve
 
-    refuse_to_serve()
+    def _refuse_demo() -> None:
+        try:
+            refuse_to_serve()
+        finally:
+            connections.close_all()
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(_refuse_demo).result()
 except ImproperlyConfigured as exc:
     sys.exit(f"polotrainer: {exc}")

@@ -109,11 +109,17 @@ def add_demo_account(env: dict[str, str]) -> None:
     assert made.returncode == 0, made.stderr
 
 
-def serves(env: dict[str, str], seconds: float = 60) -> tuple[bool, str]:
-    """Start gunicorn as the README does: (True, "") once /healthz answers, (False, its
+GUNICORN = [str(BIN / "gunicorn"), "polotrainer.wsgi"]
+UVICORN = [sys.executable, "scripts/serve.py"]  # as README's production section starts it
+
+
+def serves(
+    env: dict[str, str], seconds: float = 60, command: list[str] = GUNICORN
+) -> tuple[bool, str]:
+    """Start the server as the README does: (True, "") once /healthz answers, (False, its
     output) if it stops first."""
     proc = subprocess.Popen(
-        [str(BIN / "gunicorn"), "polotrainer.wsgi"],
+        command,
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
@@ -131,7 +137,7 @@ def serves(env: dict[str, str], seconds: float = 60) -> tuple[bool, str]:
                         return True, ""
             except OSError:
                 time.sleep(0.3)
-        raise AssertionError("gunicorn neither served nor stopped")
+        raise AssertionError(f"{command[-1]} neither served nor stopped")
     finally:
         if proc.poll() is None:
             proc.terminate()
@@ -144,6 +150,9 @@ def test_production_and_club_lan_refuse_a_demo_database(site_env):
         served, output = serves(site_env | {"DEPLOY_PROFILE": profile})
         assert not served, profile
         assert "demo's accounts (demo-marco)" in output, profile
+    # uvicorn imports the app inside its event loop: the check must still run, and refuse.
+    served, output = serves(site_env | {"DEPLOY_PROFILE": "lan"}, command=UVICORN)
+    assert not served and "demo-marco" in output
     env = site_env | {"DEPLOY_PROFILE": "lan"}
     for entry in ("polotrainer.wsgi", "polotrainer.asgi"):  # any WSGI server; uvicorn
         started = run([sys.executable, "-c", f"import {entry}"], env)
@@ -160,3 +169,4 @@ def test_the_same_site_starts_once_the_demo_is_removed(site_env):
     assert removed.returncode == 0, removed.stderr
     assert "(1 account)" in removed.stdout
     assert serves(env) == (True, "")
+    assert serves(env, command=UVICORN) == (True, "")
