@@ -372,7 +372,7 @@ SITTINGS = (
     ("demo-luca", 3, (15, 10), 0.55, False),
 )
 SITTING_DRAWS = 200
-CLINIC_TITLE = "Demo: clinica sulla Regola 37"
+CLINIC_TITLE = "Demo: clinic sulla Regola 37"
 CLINIC_ROUNDS = 8
 
 
