@@ -4,6 +4,7 @@ from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.utils import formats
 from django.utils.translation import override
 
 from polotrainer.templatetags.moments import machine, moment
@@ -37,3 +38,12 @@ def test_machine_time_is_a_valid_html_datetime():
     assert machine(WHEN) == "2026-11-30T14:06:07+01:00"
     assert machine(date(2026, 11, 30)) == "2026-11-30"
     assert machine(None) == moment(None) == ""
+
+
+def test_italian_month_and_day_names_are_lower_case_in_every_date_format():
+    day = date(2026, 12, 7)
+    with override("it"):
+        assert formats.date_format(day, "DATE_FORMAT") == "07 dicembre 2026"
+        assert formats.date_format(day, "l j F") == "lunedì 7 dicembre"
+    with override("en"):
+        assert formats.date_format(day, "j F Y") == "7 December 2026"
