@@ -76,6 +76,8 @@ def test_a_refused_answer_puts_focus_on_the_message(page, content, lang):
     page.goto(f"/{lang}/practice/t-horn-seconds/3/")
     page.locator("#quiz button[type=submit]").click()
     page.locator("#quiz-error").wait_for()
+    # Focus moves once htmx has settled the swap, a moment after the message appears.
+    page.wait_for_function("document.activeElement?.id === 'quiz-error'", timeout=5000)
     assert page.evaluate("document.activeElement.id") == "quiz-error"
     assert Attempt.objects.count() == 0
 
