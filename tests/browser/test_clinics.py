@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests import servers as server
 from tests.browser.support import assert_accessible, assert_fits, shoot
-from tests.clinics import server
 
 PROJECTOR = {"width": 1280, "height": 720}
 PHONE = {"width": 360, "height": 740}

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.clinics import server
+from tests import servers as server
 from tests.clinics.conftest import BOOL_NUMBER, PLACE, Phone, content_of, drive
 
 SLUGS = [BOOL_NUMBER, PLACE]

@@ -8,10 +8,7 @@ scenario. Nothing may be lost, nothing doubled, and no request may fail.
 """
 
 import http.cookiejar
-import json
-import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
@@ -19,12 +16,12 @@ import threading
 import time
 import urllib.parse
 import urllib.request
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from django.conf import settings
+
+from tests.servers import Database, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -33,45 +30,14 @@ ANSWERS = 200
 SLUG = "r21-ex1-safety-on-the-field"  # any bundled scenario; chosen below if it is gone
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _postgres() -> bool:
-    return settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
-
-
 class Site:
-    """The app served by gunicorn on a database of its own."""
+    """The app served by gunicorn (2 workers, 8 threads each) on a database of its own."""
 
     def __init__(self, tmp: Path) -> None:
-        if _postgres():
-            self.db_name = f"concurrency_{uuid.uuid4().hex[:10]}"
-            db = settings.DATABASES["default"]
-            host, port = db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
-            user = db.get("USER") or "postgres"
-            self.database_url = f"postgres://{user}@{host}:{port}/{self.db_name}"
-            self._admin("CREATE DATABASE")
-        else:
-            self.db_name = ""
-            self.database_url = f"sqlite:///{tmp}/site.sqlite3"
-        self.env = {
-            **os.environ,
-            "DEBUG": "0",
-            "DEPLOY_PROFILE": "lan",
-            "SECRET_KEY": "concurrency-test-only-not-a-secret",
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "DATABASE_URL": self.database_url,
-            "STATIC_MANIFEST": "0",
-            "DJANGO_SETTINGS_MODULE": "polotrainer.settings",
-            "PYTHONPATH": str(ROOT),
-            "LOG_LEVEL": "ERROR",
-        }
-        self.manage("migrate", "-v0")
-        self.manage("content", "load")
-        self.port = _free_port()
+        self.database = Database(tmp)
+        self.env = self.database.env
+        self.query = self.database.query
+        self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.server = subprocess.Popen(
             [
@@ -100,39 +66,10 @@ class Site:
             except OSError:
                 time.sleep(0.1)
 
-    def _admin(self, verb: str) -> None:
-        import psycopg
-
-        db = settings.DATABASES["default"]
-        dsn = (
-            f"host={db.get('HOST') or '127.0.0.1'} port={db.get('PORT') or 5432} "
-            f"user={db.get('USER') or 'postgres'} dbname=postgres"
-        )
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            extra = " WITH (FORCE)" if verb.startswith("DROP") else ""
-            conn.execute(f'{verb} "{self.db_name}"{extra}')
-
-    def manage(self, *args: str) -> str:
-        done = subprocess.run(
-            [PYTHON, str(ROOT / "manage.py"), *args],
-            env=self.env,
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        return done.stdout
-
-    def query(self, code: str) -> object:
-        """Run `code` (which sets `result`) in the site's Django, return result as JSON."""
-        out = self.manage("shell", "-c", code + "\nimport json; print(json.dumps(result))")
-        return json.loads(out.strip().splitlines()[-1])
-
     def close(self) -> None:
         self.server.terminate()
         self.server.wait(timeout=20)
-        if self.db_name:
-            self._admin("DROP DATABASE IF EXISTS")
+        self.database.drop()
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from typing import Any
 
 from django.conf import settings
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 CSRF = "clinictestcsrftokenclinictestcsr"  # 32 characters: Django's unmasked secret length
 
@@ -39,7 +39,7 @@ class Database:
 
     def __init__(self, tmp: Path) -> None:
         if postgres():
-            self.name = f"clinic_{uuid.uuid4().hex[:10]}"
+            self.name = f"served_{uuid.uuid4().hex[:10]}"
             db = settings.DATABASES["default"]
             host, port = db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
             user = db.get("USER") or "postgres"
@@ -47,12 +47,12 @@ class Database:
             self._admin("CREATE DATABASE")
         else:
             self.name = ""
-            self.url = f"sqlite:///{tmp}/clinic.sqlite3"
+            self.url = f"sqlite:///{tmp}/served.sqlite3"
         self.env = {
             **os.environ,
             "DEBUG": "0",
             "DEPLOY_PROFILE": "lan",
-            "SECRET_KEY": "clinic-stream-test-only-not-a-secret",
+            "SECRET_KEY": "served-test-only-not-a-secret",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "DATABASE_URL": self.url,
             "STATIC_MANIFEST": "0",
