@@ -35,8 +35,9 @@ run: $(VENV)/.run messages
 	$(DEV) $(RUN_DB) $(PY) manage.py migrate --noinput
 	$(DEV) $(RUN_DB) $(PY) manage.py content load
 	$(DEV) $(RUN_DB) $(PY) manage.py demo --address http://127.0.0.1:8000/
-	@# uvicorn (ASGI), not runserver: the clinics' live event streams need it.
-	$(DEV) $(RUN_DB) $(PY) -m uvicorn polotrainer.asgi:application --reload --host 127.0.0.1 --port 8000 --no-proxy-headers --timeout-graceful-shutdown 1
+	@# The production server (scripts/serve.py), not runserver: the clinics' live event streams
+	@# need ASGI. One process, restarted when a file changes.
+	$(DEV) $(RUN_DB) BIND=127.0.0.1:8000 $(PY) scripts/serve.py --reload
 
 # A clinic at a club: the LAN profile on this laptop's address (scripts/serve_lan.py, README).
 lan: $(VENV)/.run
@@ -45,16 +46,21 @@ lan: $(VENV)/.run
 lint: $(VENV)/.dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(DEV) $(PY) -m mypy --strict polotrainer/rules
-	$(DEV) $(PY) -m mypy polotrainer scenarios
+	$(DEV) $(PY) -m mypy --strict polotrainer scenarios
+
+# The suite runs in parallel workers (pytest-xdist), one per core: `make test WORKERS=0` runs it
+# in one process. A worker takes whole files (--dist loadfile), so a module's browser, served
+# site and bundled content are made once; each worker has its own test database (suffix _gwN).
+WORKERS ?= auto
+XDIST = -n $(WORKERS) --dist loadfile
 
 test: $(VENV)/.dev messages lint
-	$(PY) -m pytest --cov=polotrainer/rules --cov-branch --cov-report=
+	$(PY) -m pytest $(XDIST) --cov=polotrainer/rules --cov-branch --cov-report=
 	$(PY) -m coverage report --include='polotrainer/rules/*' --show-missing --fail-under=100
 
 # The edit loop: everything but the browser tests, no lint.
 test-fast: $(VENV)/.dev messages
-	$(PY) -m pytest --ignore=tests/browser -q
+	$(PY) -m pytest $(XDIST) --ignore=tests/browser -q
 
 check: test
 

@@ -115,13 +115,17 @@ def main() -> None:
 
     print(f"issue and sign, SQLite: {rate(one, 2.0):.0f} certificates/s")
     typical = issuing.issue(
-        user=alice, cohort=cohort, kind=Kind.EXAM, exam_title="Final exam", score_percent=96.5
+        user=alice,
+        cohort=cohort,
+        kind=Kind.EXAM,
+        exam_titles=("Esame finale", "Final exam"),
+        score_percent=96.5,
     )
     longest = issuing.issue(
         user=bea,
         cohort=long_cohort,
         kind=Kind.EXAM,
-        exam_title=("Final exam, Rule 37 " * 10)[:200],
+        exam_titles=(("Esame finale, Regola 37 " * 9)[:200], ("Final exam, Rule 37 " * 10)[:200]),
         score_percent=100,
     )
     print("What the QR code carries:")

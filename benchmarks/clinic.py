@@ -1,33 +1,48 @@
-"""A clinic of 300 phones against the server started as README says (`scripts/serve_lan.py`).
+"""A clinic of 300, 600 and 1,000 phones against the server started as README says for a club.
 
-    .venv/bin/python benchmarks/clinic.py [--db sqlite|postgres|both] [--mode sse|poll|both]
-                                          [--phones 300] [--workers 2] [--window 10]
+    .venv/bin/python benchmarks/clinic.py [--db sqlite|postgres|both] [--phones 300,600,1000]
+                                          [--workers 2] [--window 5] [--clients 2]
 
-For each database (a fresh one, the bundled content loaded) and each mode:
+For each database (a fresh one, the bundled content loaded; one server per database) and each
+number of phones N (a clinic of its own):
 1. The server starts as README says for a club (`scripts/serve_lan.py --address 127.0.0.1`:
    the LAN profile, DEBUG off, uvicorn with WEB_CONCURRENCY workers), with a throwaway config
-   folder for its keys.
-2. An instructor and a clinic are made, and N participants with their rejoin cookies.
-3. sse: every phone holds the live stream open (httpx, async, one connection each plus one for
-   its answer); poll: every phone asks for the state every 2 s with the version it shows, as
-   the page's fallback does.
-4. The instructor shows the round; every phone answers within WINDOW seconds (uniformly spread);
-   the instructor reveals. Measured: answers sent / recorded / lost / doubled (from the
-   database), answer latency p50/p95/p99, the time from the reveal to each phone having it
-   (95 % and 100 %), and the server's CPU time and memory (its process tree, from /proc).
+   folder for its keys. An instructor (logged in) makes a clinic of one round; the projector
+   holds its own event stream throughout, as the instructor's laptop does.
+2. join: N phones join as a room does, at once: half type the PIN (`/play/?pin=`, sent on to
+   the join page with the pass), half scan the projector's QR code (the join link with the
+   pass); each reads the join page, posts its nickname and opens the phone page it is sent to.
+3. stream: every phone opens its live stream and reads the lobby's state.
+4. show: the instructor shows the round (an htmx POST, as the projector's button sends it);
+   every phone's stream brings it.
+5. answer: every phone answers the round's questions at a moment drawn uniformly within
+   WINDOW seconds (an htmx POST, as the phone's form sends it); meanwhile the instructor
+   presses a control twice a second (one that does not apply while answers are open, so
+   the round goes on: it runs the control's whole path, lock and page included).
+6. reveal: the instructor reveals; every phone's stream brings it.
 
-The phones run in this one process on the same 2 cores as the server: the figures include the
-load generator's own cost, so they are pessimistic. A real room's ceiling is the Wi-Fi access
-point (a phone hotspot takes about 8 devices; a consumer router a few dozen), not this.
+Printed per run: the server's CPU time per phone for each step (its process tree, from /proc:
+what it spent, whatever share of the cores the machine's other jobs left it), how long the N
+joins took, answers sent / recorded / lost / doubled (counted in the database), the answer
+latency p50/p95, the time from the reveal to 95 % and 100 % of phones having it, the largest
+RSS of all server processes together, the instructor's control POSTs (p50 and slowest, under
+the answer burst and at show/reveal), and the CPU the phones' load client itself took. The load
+average is printed with each run: the machine is shared.
+
+The phones run in --clients processes of their own (httpx, async, one client and cookie jar
+per phone: its stream holds one connection, its posts another), on the same cores as the
+server, so the figures are pessimistic. A real room's ceiling is the Wi-Fi access point (a
+phone hotspot takes about 8 devices; a consumer router a few dozen), not this.
 """
 
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
+import resource
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -35,29 +50,28 @@ import tempfile
 import time
 import urllib.request
 import uuid
-from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
 import httpx
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.load import cpu_seconds, free_port, load_average, rss_mb
+
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 CSRF = "clinicbenchcsrftokenclinicbenchc"  # 32 characters
-POLL_S = 2.0
-CLK = os.sysconf("SC_CLK_TCK")
-PAGE = os.sysconf("SC_PAGE_SIZE")
+HTMX = {"HX-Request": "true"}
 
 SETUP = """
 from django.contrib.auth import (
     BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model,
 )
 from django.contrib.sessions.backends.db import SessionStore
-from django.core import signing
-import secrets
-from polotrainer.courses import roles
+from polotrainer.umpires import roles
 from polotrainer.clinics import sessions
-from polotrainer.clinics.models import Participant
 from scenarios.models import Scenario
 user, _ = get_user_model().objects.get_or_create(username="ines", defaults={"email": "i@x.org"})
 roles.grant(user)
@@ -68,16 +82,8 @@ store[HASH_SESSION_KEY] = user.get_session_auth_hash()
 store.create()
 chosen = list(Scenario.objects.filter(slug="r21-injured-player"))
 clinic = sessions.create(user, "Bench", sessions.Source("scenarios", scenarios=chosen), rounds=1)
-Participant.objects.bulk_create(
-    Participant(session=clinic, nickname=f"p{n}", nickname_key=f"p{n}",
-                secret=secrets.token_urlsafe(18))
-    for n in range(N)
-)
-cookies = [
-    signing.dumps([clinic.pk, p.pk, p.secret], salt="polotrainer.clinics.participant")
-    for p in Participant.objects.filter(session=clinic).order_by("pk")
-]
-result = {"id": clinic.pk, "pin": clinic.pin, "session": store.session_key, "cookies": cookies}
+result = {"id": clinic.pk, "pin": clinic.pin, "session": store.session_key,
+          "link": sessions.join_path(clinic), "version": clinic.version}
 """
 
 FORM = """
@@ -95,18 +101,13 @@ result = form
 
 COUNT = """
 from django.db.models import Count
-from polotrainer.clinics.models import ClinicAnswer
+from polotrainer.clinics.models import ClinicAnswer, ClinicSession, Participant
 rows = ClinicAnswer.objects.filter(round__session_id=CLINIC)
 per = rows.values("participant_id", "question").annotate(n=Count("pk"))
 result = [rows.values("participant_id").distinct().count(), rows.count(),
-          sum(1 for p in per if p["n"] > 1)]
+          sum(1 for p in per if p["n"] > 1), Participant.objects.filter(session_id=CLINIC).count(),
+          ClinicSession.objects.get(pk=CLINIC).version]
 """
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Site:
@@ -120,6 +121,7 @@ class Site:
             url = f"sqlite:///{tmp}/bench.sqlite3"
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        self.log = tmp / "server.log"
         self.env = {
             **{k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG"}},
             "DATABASE_URL": url,
@@ -132,6 +134,8 @@ class Site:
             cwd=ROOT,
             env=self.env,
             stdout=subprocess.DEVNULL,
+            # The log (ERROR and up) read at the end: a dropped client must leave nothing there.
+            stderr=self.log.open("wb"),
             start_new_session=True,
         )
         for _ in range(1200):
@@ -151,6 +155,7 @@ class Site:
             "SECRET_KEY": (config / "secret_key").read_text().strip(),
             "ALLOWED_HOSTS": "127.0.0.1",
         }
+        self.rss_peak = 0.0
 
     @staticmethod
     def _admin(sql: str) -> None:
@@ -170,17 +175,10 @@ class Site:
         ).stdout
         return json.loads(out.strip().splitlines()[-1])
 
-    def usage(self) -> tuple[float, float]:
-        """CPU seconds used so far and resident memory (MB) of the server's process tree."""
-        cpu, rss = 0.0, 0
-        for pid in _tree(self.process.pid):
-            try:
-                stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                cpu += (int(stat[11]) + int(stat[12])) / CLK
-                rss += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
-            except (OSError, IndexError, ValueError):
-                continue
-        return cpu, rss / 2**20
+    def cpu(self) -> float:
+        """CPU seconds the server's process tree has used so far (and its RSS noted)."""
+        self.rss_peak = max(self.rss_peak, rss_mb(self.process.pid))
+        return cpu_seconds(self.process.pid)
 
     def close(self) -> None:
         try:
@@ -192,200 +190,310 @@ class Site:
             self._admin(f'DROP DATABASE IF EXISTS "{self.pg_name}" WITH (FORCE)')
 
 
-def _tree(root: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(entry.name))
-    out, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        out.append(pid)
-        todo += children.get(pid, [])
-    return out
-
-
-@dataclass
-class Phone:
-    cookie: str
-    version_at: dict[int, float] = field(default_factory=dict)  # version -> when it arrived
-    latency: float | None = None
-    status: int = 0
-    version: int = 0
-
-
-def pct(values: list[float], p: float) -> float:
+def pct(values: list[float], p: float) -> float | None:
+    if not values:
+        return None
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
 
 
-async def run_clinic(site: Site, mode: str, phones_n: int, window: float) -> dict[str, Any]:
-    made = site.query(f"N = {phones_n}\n" + SETUP)
-    clinic, pin = made["id"], made["pin"]
-    cookie_name = f"clinic{clinic}"
-    phones = [Phone(c) for c in made["cookies"]]
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
-    headers = {"X-CSRFToken": CSRF}
-    streams: list[asyncio.Task[None]] = []
-    stop = asyncio.Event()
+# --- the phones: in processes of their own ------------------------------------------------------
 
-    def client_for(phone: Phone) -> httpx.AsyncClient:
-        return httpx.AsyncClient(
-            base_url=site.base,
-            cookies={"csrftoken": CSRF, cookie_name: phone.cookie},
-            headers=headers,
-            limits=limits,
+
+class Phone:
+    def __init__(self, n: int, base: str, pin: str, link: str) -> None:
+        self.n = n
+        self.pin = pin
+        # Half the room types the PIN, half scans the QR code (the join link with its pass).
+        self.entry = f"/play/?pin={pin}" if n % 2 else link
+        self.client = httpx.AsyncClient(
+            base_url=base,
+            headers={"Accept-Language": "en", "X-CSRFToken": CSRF},
+            cookies={"csrftoken": CSRF},
+            limits=httpx.Limits(max_connections=None, max_keepalive_connections=None),
             timeout=httpx.Timeout(60, read=None),
+            follow_redirects=True,
         )
+        self.joined = False
+        self.page = ""  # the phone page's address (/en/play/PIN/)
+        self.version_at: dict[int, float] = {}
+        self.latency: float | None = None
+        self.status = 0
 
-    async def listen(phone: Phone) -> None:
-        async with (
-            client_for(phone) as client,
-            client.stream("GET", f"/en/play/{pin}/events/") as response,
-        ):
-            async for line in response.aiter_lines():
-                if line.startswith("id: "):
-                    version = int(line[4:])
-                    phone.version = version
-                    phone.version_at.setdefault(version, time.monotonic())
-                if stop.is_set():
-                    return
+    async def join(self) -> float | None:
+        began = time.monotonic()
+        try:
+            found = await self.client.get(self.entry)
+            if found.status_code != 200:
+                return None
+            joined = await self.client.post(
+                found.url, data={"nickname": f"phone {self.n}", "csrfmiddlewaretoken": CSRF}
+            )
+            if joined.status_code != 200 or 'id="live"' not in joined.text:
+                return None
+            self.page = joined.url.path
+        except httpx.HTTPError:
+            return None
+        self.joined = True
+        return time.monotonic() - began
 
-    async def poll(phone: Phone) -> None:
-        async with client_for(phone) as client:
-            await asyncio.sleep(random.uniform(0, POLL_S))
-            while not stop.is_set():
-                response = await client.get(f"/en/play/{pin}/state/?v={phone.version}")
-                if response.status_code == 200:
-                    text = response.text
-                    at = text.find('data-version="')
-                    if at >= 0:
-                        version = int(text[at + 14 : text.index('"', at + 14)])
-                        phone.version = version
-                        phone.version_at.setdefault(version, time.monotonic())
-                await asyncio.sleep(POLL_S)
+    async def listen(self) -> None:
+        try:
+            async with self.client.stream("GET", f"{self.page}events/") as response:
+                async for line in response.aiter_lines():
+                    if line.startswith("id: "):
+                        self.version_at.setdefault(int(line[4:]), time.monotonic())
+        except httpx.HTTPError:
+            return
 
-    follow = listen if mode == "sse" else poll
-    streams = [asyncio.create_task(follow(p)) for p in phones]
-    # Everyone has the lobby's state before the round is shown.
-    began = time.monotonic()
-    while sum(1 for p in phones if p.version) < len(phones) and time.monotonic() - began < 120:
-        await asyncio.sleep(0.1)
-    connected = sum(1 for p in phones if p.version)
-    cpu0, _ = site.usage()
+    async def answer(self, form: dict[str, Any], delay: float) -> None:
+        await asyncio.sleep(delay)
+        sent = time.monotonic()
+        try:
+            response = await self.client.post(f"{self.page}answer/", data=form, headers=HTMX)
+        except httpx.HTTPError:
+            self.status = -1
+            return
+        self.latency = time.monotonic() - sent
+        self.status = response.status_code
 
+
+def _raise_fd_limit() -> None:
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def phones_process(conn: Connection, numbers: list[int], base: str, pin: str, link: str) -> None:
+    _raise_fd_limit()
+    asyncio.run(_phones(conn, numbers, base, pin, link))
+    conn.close()
+
+
+async def _phones(conn: Connection, numbers: list[int], base: str, pin: str, link: str) -> None:
+    loop = asyncio.get_running_loop()
+    phones = [Phone(n, base, pin, link) for n in numbers]
+    streams: list[asyncio.Task[None]] = []
+    while True:
+        command, arg = await loop.run_in_executor(None, conn.recv)
+        if command == "join":
+            took = await asyncio.gather(*(p.join() for p in phones))
+            conn.send([t for t in took if t is not None])
+        elif command == "stream":
+            streams = [asyncio.create_task(p.listen()) for p in phones if p.joined]
+            conn.send(None)
+        elif command == "wait":  # until every phone has version `arg` (or 60 s)
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                if all(arg in p.version_at for p in phones if p.joined):
+                    break
+                await asyncio.sleep(0.02)
+            conn.send([p.version_at[arg] for p in phones if arg in p.version_at])
+        elif command == "answer":
+            form, window = arg
+            await asyncio.gather(
+                *(p.answer(form, random.uniform(0, window)) for p in phones if p.joined)
+            )
+            conn.send([(p.latency, p.status) for p in phones if p.joined])
+        elif command == "stop":
+            for task in streams:
+                task.cancel()
+            await asyncio.gather(*streams, return_exceptions=True)
+            await asyncio.gather(*(p.client.aclose() for p in phones))
+            usage = resource.getrusage(resource.RUSAGE_SELF)
+            conn.send(usage.ru_utime + usage.ru_stime)
+            return
+
+
+class Room:
+    """The phones, spread over `clients` processes: each command goes to all, answers merged."""
+
+    def __init__(self, n: int, clients: int, base: str, pin: str, link: str) -> None:
+        context = multiprocessing.get_context("fork")
+        self.pipes: list[Connection] = []
+        self.processes = []
+        for k in range(clients):
+            mine, theirs = context.Pipe()
+            numbers = list(range(k, n, clients))
+            process = context.Process(
+                target=phones_process, args=(theirs, numbers, base, pin, link), daemon=True
+            )
+            process.start()
+            self.pipes.append(mine)
+            self.processes.append(process)
+
+    async def ask(self, command: str, arg: Any = None) -> list[Any]:
+        for pipe in self.pipes:
+            pipe.send((command, arg))
+        loop = asyncio.get_running_loop()
+        return list(await asyncio.gather(*(loop.run_in_executor(None, p.recv) for p in self.pipes)))
+
+    def close(self) -> None:
+        for process in self.processes:
+            process.join(timeout=10)
+            if process.is_alive():
+                process.kill()
+
+
+def _version(html: str) -> int:
+    at = html.index('data-version="') + 14
+    return int(html[at : html.index('"', at)])
+
+
+async def run_clinic(site: Site, n: int, window: float, clients: int) -> dict[str, Any]:
+    made = site.query(SETUP)
+    clinic = made["id"]
+    load_before = load_average()
+    room = Room(n, clients, site.base, made["pin"], made["link"])
+    own_cpu0 = time.process_time()
+    out: dict[str, Any] = {"phones": n, "cpu_ms": {}}
+    controls: list[float] = []
     async with httpx.AsyncClient(
         base_url=site.base,
         cookies={"csrftoken": CSRF, "sessionid": made["session"]},
-        headers=headers,
+        headers={"X-CSRFToken": CSRF, **HTMX},
         timeout=60,
     ) as ines:
 
-        async def act(action: str) -> float:
+        async def act(action: str, status: int = 200) -> int:
+            began = time.monotonic()
             response = await ines.post(f"/en/clinics/{clinic}/control/", data={"action": action})
-            assert response.status_code == 302, (action, response.status_code)
-            return time.monotonic()
+            controls.append(time.monotonic() - began)
+            assert response.status_code == status, (action, response.status_code)
+            return _version(response.text)
 
-        await act("show")
+        projector_versions: dict[int, float] = {}
+
+        async def projector() -> None:
+            async with ines.stream("GET", f"/en/clinics/{clinic}/events/", timeout=None) as r:
+                async for line in r.aiter_lines():
+                    if line.startswith("id: "):
+                        projector_versions.setdefault(int(line[4:]), time.monotonic())
+
+        watching = asyncio.create_task(projector())
+
+        async def step(name: str, command: str, arg: Any = None) -> list[Any]:
+            cpu = site.cpu()
+            began = time.monotonic()
+            got = await room.ask(command, arg)
+            out[f"{name}_s"] = time.monotonic() - began
+            out["cpu_ms"][name] = (site.cpu() - cpu) * 1000 / n
+            return got
+
+        joins = [t for part in await step("join", "join") for t in part]
+        out["joined"] = len(joins)
+        cpu = site.cpu()
+        await room.ask("stream")
+        reached = [t for part in await room.ask("wait", made["version"]) for t in part]
+        out["cpu_ms"]["stream"] = (site.cpu() - cpu) * 1000 / n
+        out["streams"] = len(reached)
+
+        cpu = site.cpu()
+        shown_at = time.monotonic()
+        shown = await act("show")
+        out["show_ms"] = controls[-1] * 1000
+        reached = [t for part in await room.ask("wait", shown) for t in part]
+        out["cpu_ms"]["show"] = (site.cpu() - cpu) * 1000 / n
+        out["show_100"] = max(reached) - shown_at if len(reached) == out["joined"] else None
+
         form = site.query(f"CLINIC = {clinic}\n" + FORM)
+        busy = asyncio.Event()
 
-        async def answer(phone: Phone, client: httpx.AsyncClient) -> None:
-            await asyncio.sleep(random.uniform(0, window))
-            sent = time.monotonic()
-            response = await client.post(
-                f"/en/play/{pin}/answer/",
-                data=form,
-                headers={"Cookie": f"csrftoken={CSRF}; {cookie_name}={phone.cookie}"},
-            )
-            phone.latency = time.monotonic() - sent
-            phone.status = response.status_code
+        async def instructor_meanwhile() -> list[float]:
+            taken = []
+            while not busy.is_set():
+                await asyncio.sleep(0.5)
+                await act("next", status=409)  # not while answers are open: nothing changes
+                taken.append(controls[-1])
+            return taken
 
-        async with httpx.AsyncClient(base_url=site.base, limits=limits, timeout=60) as poster:
-            poster.headers.update(headers)
-            await asyncio.gather(*(answer(p, poster) for p in phones))
-        await act("close")
-        revealed_at = await act("reveal")
-        page = (await ines.get(f"/en/clinics/{clinic}/state/")).text
-        at = page.index('data-version="') + 14
-        reveal_version = int(page[at : page.index('"', at)])
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if all(reveal_version in p.version_at for p in phones):
-                break
-            await asyncio.sleep(0.05)
-    cpu1, rss = site.usage()
-    stop.set()
-    for task in streams:
-        task.cancel()
-    await asyncio.gather(*streams, return_exceptions=True)
-    reach = sorted(
-        p.version_at[reveal_version] - revealed_at for p in phones if reveal_version in p.version_at
-    )
-    people, rows, doubled = site.query(f"CLINIC = {clinic}\n" + COUNT)
-    questions = len([k for k in form if k.startswith("q-")])
-    latencies = [p.latency for p in phones if p.latency is not None]
-    return {
-        "mode": mode,
-        "phones": len(phones),
-        "connected": connected,
-        "sent": len(latencies),
-        "accepted": sum(1 for p in phones if p.status == 302),
-        "recorded": people,
-        "rows": rows,
-        "rows_expected": people * questions,
-        "lost": len(latencies) - people,
-        "doubled": doubled,
-        "answer_p50": statistics.median(latencies),
-        "answer_p95": pct(latencies, 95),
-        "answer_p99": pct(latencies, 99),
-        "reveal_95": pct(reach, 95) if len(reach) >= 0.95 * len(phones) else None,
-        "reveal_100": reach[-1] if len(reach) == len(phones) else None,
-        "reveal_reached": len(reach),
-        "server_cpu_s": cpu1 - cpu0,
-        "server_rss_mb": rss,
-    }
+        meanwhile = asyncio.create_task(instructor_meanwhile())
+        answered = [r for part in await step("answer", "answer", (form, window)) for r in part]
+        busy.set()
+        during = await meanwhile
+        out["control_during"] = during
+        latencies = [t for t, status in answered if t is not None and status == 200]
+        out["sent"] = len(answered)
+        out["accepted"] = len(latencies)
+        out["answer_p50"] = statistics.median(latencies) if latencies else None
+        out["answer_p95"] = pct(latencies, 95)
+
+        cpu = site.cpu()
+        revealed_at = time.monotonic()
+        revealed = await act("reveal")
+        out["reveal_ms"] = controls[-1] * 1000
+        reached = sorted(t - revealed_at for part in await room.ask("wait", revealed) for t in part)
+        out["cpu_ms"]["reveal"] = (site.cpu() - cpu) * 1000 / n
+        out["reveal_95"] = pct(reached, 95) if len(reached) >= 0.95 * out["joined"] else None
+        out["reveal_100"] = reached[-1] if len(reached) == out["joined"] else None
+        out["projector_has_reveal"] = revealed in projector_versions
+        watching.cancel()
+        await asyncio.gather(watching, return_exceptions=True)
+    out["controls"] = controls
+    client_cpu = sum(await room.ask("stop")) + time.process_time() - own_cpu0
+    room.close()
+    out["client_cpu_s"] = client_cpu
+    out["rss_mb"] = site.rss_peak
+    people, rows, doubled, participants, _ = site.query(f"CLINIC = {clinic}\n" + COUNT)
+    out.update(recorded=people, rows=rows, doubled=doubled, participants=participants)
+    out["lost"] = out["accepted"] - people
+    out["load"] = f"{load_before} -> {load_average()}"
+    return out
 
 
 def show(db: str, r: dict[str, Any]) -> None:
-    def s(v: float | None) -> str:
+    def ms(v: float | None) -> str:
         return "n/a" if v is None else f"{v * 1000:.0f} ms"
 
+    cpu = " ".join(f"{k} {v:.1f}" for k, v in r["cpu_ms"].items())
+    during = r["control_during"]
     print(
-        f"{db:9} {r['mode']:4} phones {r['phones']} connected {r['connected']} | "
-        f"sent {r['sent']} recorded {r['recorded']} lost {r['lost']} doubled {r['doubled']} "
-        f"(rows {r['rows']}/{r['rows_expected']}) | answer p50 {s(r['answer_p50'])} "
-        f"p95 {s(r['answer_p95'])} p99 {s(r['answer_p99'])} | reveal 95% {s(r['reveal_95'])} "
-        f"100% {s(r['reveal_100'])} ({r['reveal_reached']}) | server CPU "
-        f"{r['server_cpu_s']:.1f} s, RSS {r['server_rss_mb']:.0f} MB"
+        f"{db:10} {r['phones']:5} phones | server CPU ms/phone: {cpu} | "
+        f"joins {r['joined']}/{r['phones']} in {r['join_s']:.1f} s | streams {r['streams']} | "
+        f"answers sent {r['sent']} accepted {r['accepted']} recorded {r['recorded']} "
+        f"lost {r['lost']} doubled {r['doubled']} (rows {r['rows']}) | "
+        f"answer p50 {ms(r['answer_p50'])} p95 {ms(r['answer_p95'])} | "
+        f"show to 100% {ms(r['show_100'])} | reveal 95% {ms(r['reveal_95'])} "
+        f"100% {ms(r['reveal_100'])} | RSS {r['rss_mb']:.0f} MB | control POST: show "
+        f"{r['show_ms']:.0f} ms, reveal {r['reveal_ms']:.0f} ms, during answers p50 "
+        f"{ms(statistics.median(during) if during else None)} max "
+        f"{ms(max(during) if during else None)} ({len(during)}) | "
+        f"load client CPU {r['client_cpu_s']:.1f} s | load {r['load']}",
+        flush=True,
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
-    parser.add_argument("--mode", choices=["sse", "poll", "both"], default="both")
-    parser.add_argument("--phones", type=int, default=300)
+    parser.add_argument("--phones", default="300,600,1000", help="comma-separated room sizes")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--window", type=float, default=10.0)
+    parser.add_argument("--window", type=float, default=5.0)
+    parser.add_argument("--clients", type=int, default=2, help="load client processes")
     options = parser.parse_args()
+    _raise_fd_limit()
     dbs = ["sqlite", "postgres"] if options.db == "both" else [options.db]
-    modes = ["sse", "poll"] if options.mode == "both" else [options.mode]
+    sizes = [int(s) for s in options.phones.split(",")]
     print(
-        f"{options.phones} phones, {options.workers} workers, answers within {options.window:g} s"
+        f"phones {sizes}, {options.workers} workers, answers within {options.window:g} s, "
+        f"{options.clients} load client processes, load average {load_average()}",
+        flush=True,
     )
     for db in dbs:
-        for mode in modes:
-            with tempfile.TemporaryDirectory(prefix="clinic-bench-") as tmp:
-                site = Site(db, options.workers, Path(tmp))
-                try:
-                    show(db, asyncio.run(run_clinic(site, mode, options.phones, options.window)))
-                finally:
-                    site.close()
-                    shutil.rmtree(Path(tmp), ignore_errors=True)
+        # One server per database, a clinic of its own for each room size.
+        with tempfile.TemporaryDirectory(prefix="clinic-bench-") as tmp:
+            site = Site(db, options.workers, Path(tmp))
+            try:
+                for n in sizes:
+                    show(db, asyncio.run(run_clinic(site, n, options.window, options.clients)))
+            finally:
+                site.close()
+                errors = [
+                    line
+                    for line in site.log.read_text(errors="replace").splitlines()
+                    if "Error" in line or "Traceback" in line
+                ]
+                print("\n".join(errors[:20]) or f"{db}: nothing in the server's log", flush=True)
+                shutil.rmtree(Path(tmp), ignore_errors=True)
 
 
 if __name__ == "__main__":

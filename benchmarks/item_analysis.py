@@ -39,14 +39,9 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from polotrainer.courses import itemanalysis  # noqa: E402
-from polotrainer.courses.models import (  # noqa: E402
-    Cohort,
-    Course,
-    Exam,
-    ExamAttempt,
-    ExamSlot,
-)
+from polotrainer.courses.exams import itemanalysis  # noqa: E402
+from polotrainer.courses.exams.models import Exam, ExamAttempt, ExamSlot  # noqa: E402
+from polotrainer.courses.models import Cohort, Course  # noqa: E402
 from scenarios.models import Rule, Scenario, Section  # noqa: E402
 
 TRAINEES, POOL, DRAWN, QUESTIONS = 300, 40, 25, 2

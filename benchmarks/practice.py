@@ -1,68 +1,51 @@
 """The answer path against /healthz: in one process, and under wrk against a real server.
 
-    .venv/bin/python benchmarks/practice.py [--db sqlite|postgres|both] [--server gunicorn|uvicorn]
+    .venv/bin/python benchmarks/practice.py [--db sqlite|postgres|both] [--server gunicorn]
                                             [--seconds 10] [--connections 32] [--workers 2]
+                                            [--in-process] [--rounds 250] [--profile KIND]
+
+`--in-process` stops after parts 1 and 2 (no server, no wrk). PostgreSQL is the server of
+DATABASE_URL when it names one (its database `bench_practice` is made afresh), else
+127.0.0.1:5432.
 
 For each database, on a fresh database with the bundled content loaded:
 
 1. In process, through Django's WSGI handler, interleaved in one loop so that the machine's
    noise hits every kind alike: `/healthz` (one SELECT 1), a trivial view that loads the session
-   and the user (the floor of any logged-in page), the practice question page (GET), and the
-   answer (POST, htmx): a logged-in umpire answering a scenario for the first time, so the
-   progress row is created. Every request is a fresh variant (a seed never seen), so no cache
-   helps the answer. Prints medians and the ratios to /healthz and to the floor.
-2. Query counts of the question page and the answer, with 10 and with 100,000 earlier answers.
-3. The server started as README says (gunicorn, or uvicorn for the ASGI topology) with N workers,
-   loaded by wrk (the Debian package) at C connections: /healthz, the floor, then the answer POST
-   driven by a Lua script that sends pre-issued tokens, each one a first answer. Prints req/s,
-   latency percentiles, and the ratios, from the same run.
+   and the user (the floor of any logged-in page), the practice question page (GET) of a fresh
+   variant (a seed never seen), its answer (POST, htmx) as a trainee sends it after reading that
+   page, and a cold answer: a POST for a variant this process never posed (a token kept from
+   another process, a restarted worker). Every answer is the umpire's first to its scenario, so
+   the progress row is created. Prints medians and the ratios to /healthz and to the floor, with
+   the goal of issue 23 (question and answer <= 2x the floor).
+2. Query counts of the question page and the answer, with 10 and with 100,000 earlier answers
+   (budget: 8 each).
+3. A server (gunicorn's sync workers, or `production`: scripts/serve.py, or any candidate of
+   benchmarks/servers.py) with N workers, loaded by wrk (the Debian package) at C connections:
+   /healthz, the floor, then the answer POST driven by a Lua script that sends pre-issued
+   tokens, each one a first answer. Prints req/s, latency percentiles, and the ratios, from the
+   same run. benchmarks/servers.py compares the servers side by side.
 """
 
 import argparse
 import cProfile
 import json
-import os
 import pstats
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-PYTHON = sys.executable
-HOST = "127.0.0.1"
-CSRF = "b" * 32  # a CSRF secret: sent as cookie and header, as a browser's htmx does
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks import load
+from benchmarks.load import CSRF, HOST, PYTHON, ROOT, Request, Wrk
+from benchmarks.servers import CANDIDATES, Running
+
 ANSWERERS = 60  # users; each answers every scenario once, so every POST is a first answer
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
-
-
-def env_for(db: str, tmp: Path) -> dict[str, str]:
-    if db == "sqlite":
-        url = f"sqlite:///{tmp}/bench.sqlite3"
-    else:
-        url = "postgres://postgres@127.0.0.1:5432/bench_practice"
-    return {
-        **os.environ,
-        "DEBUG": "0",
-        "DEPLOY_PROFILE": "lan",  # plain HTTP on 127.0.0.1, as a club laptop serves
-        "SECRET_KEY": "benchmark-only-not-a-secret",
-        "ALLOWED_HOSTS": HOST,
-        "DATABASE_URL": url,
-        "STATIC_MANIFEST": "0",
-        "DJANGO_SETTINGS_MODULE": "benchmarks.settings",
-        "PYTHONPATH": str(ROOT),
-        "LOG_LEVEL": "ERROR",
-    }
 
 
 # --- the child: one database, in process -------------------------------------------------------
@@ -72,109 +55,69 @@ def child(args: argparse.Namespace) -> None:
     import django
 
     django.setup()
-    from django.core.management import call_command
     from django.db import connection
 
-    if connection.vendor == "postgresql":
-        _recreate_postgres(connection.settings_dict["NAME"])
-    call_command("migrate", verbosity=0)
-    call_command("content", "load", verbosity=0)
+    load.fresh_database()
     data = _prepare(args)
     results: dict[str, object] = {"vendor": connection.vendor}
     results["in_process"] = _in_process(data, args)
     results["queries"] = _query_counts(data)
     Path(args.out).write_text(json.dumps(results))
-    # The requests the server run will send, as lines for the Lua script.
-    Path(args.requests_file).write_text(
-        "\n".join("\t".join((r["path"], r["body"], r["cookie"])) for r in data["server_answers"])
-    )
-    Path(args.floor_cookie).write_text(data["server_answers"][0]["cookie"])
-
-
-def _recreate_postgres(name: str) -> None:
-    import psycopg
-
-    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
-        c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        c.execute(f'CREATE DATABASE "{name}"')
-    from django.db import connection
-
-    connection.close()
+    if args.in_process:
+        return
+    # The requests the server run will send, for wrk's script.
+    load.write_requests(Path(args.folder), "answers", data["server_answers"])
+    # One line per umpire: each of wrk's threads takes its share of the lines.
+    floor = [Request("GET", "/bench/floor/", cookie) for cookie in data["cookies"][:8]]
+    load.write_requests(Path(args.folder), "floor", floor)
 
 
 def _prepare(args: argparse.Namespace) -> dict:
-    """Users with sessions, and for each (user, scenario) a pre-issued question to answer."""
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-
-    from polotrainer.practice import tokens
-    from scenarios import quiz
+    """Users with sessions; the in-process rounds' cold answers (pre-issued, then forgotten by
+    the quiz core's caches); for the server, each (user, scenario) a pre-issued answer."""
     from scenarios.models import Scenario
 
-    user_model = get_user_model()
     scenarios = list(Scenario.objects.live().order_by("slug"))
-    cookies = []
-    for n in range(ANSWERERS):
-        user = user_model.objects.create_user(f"bench{n}", password=None)
-        client = Client()
-        client.force_login(user)
-        cookies.append(f"sessionid={client.cookies['sessionid'].value}; csrftoken={CSRF}")
-    answers = []
-    seed = 1000
-    for user_index, cookie in enumerate(cookies):
-        for scenario in scenarios:
-            seed += 1
-            posed = quiz.pose(scenario, seed, "en")
-            form = _right_form(posed)
-            form["token"] = tokens.issue(
-                scenario.slug, seed, [q.id for q in posed.questions], "practice"
-            )
-            answers.append(
-                {
-                    "path": f"/en/practice/{scenario.slug}/{seed}/answer/",
-                    "body": _encode(form),
-                    "cookie": cookie,
-                    "user": user_index,
-                }
-            )
-    # In process: the first users' answers; the server gets the others (all first answers).
-    split = len(scenarios) * 10
+    cookies = load.umpires(ANSWERERS, "bench")
+    # In process, pass after pass over every scenario, the first one a warm-up: in each pass
+    # one umpire reads each question page and answers it, another sends the cold answers, so
+    # every answer is an umpire's first to its scenario.
+    passes = 1 + -(-args.rounds // len(scenarios))
+    slugs = [s.slug for s in scenarios]
+    rounds = [
+        (slugs[i % len(slugs)], cookies[2 * (i // len(slugs))])
+        for i in range(len(slugs) + args.rounds)
+    ]
+    cold = [
+        answer
+        for k in range(passes)
+        for answer in load.answers([cookies[2 * k + 1]], scenarios, 1000 + k * len(scenarios))
+    ]
+    seed = 1000 + len(cold)
+    server_umpires = cookies[2 * passes :]
+    server = [] if args.in_process else load.answers(server_umpires, scenarios, seed)
+    _forget()
     return {
-        "cookies": cookies,
-        "scenarios": [s.slug for s in scenarios],
-        "in_process_answers": answers[:split],
-        "server_answers": answers[split:],
-        "next_seed": seed + 1,
+        "cookies": server_umpires,
+        "rounds": rounds,
+        "warm_up": len(slugs),
+        "cold_answers": cold,
+        "server_answers": server,
+        "next_seed": seed + len(server) + 1,
     }
 
 
-def _right_form(posed) -> dict[str, object]:
-    from scenarios import diagram
+def _forget() -> None:
+    """Empty the quiz core's in-process caches, as a fresh worker has them."""
+    from scenarios import quiz
 
-    form: dict[str, object] = {}
-    for q in posed.questions:
-        right = q.source.right_answer(posed.variant.ruling)
-        if q.type == "place":
-            half_length = diagram.bounds(posed.variant.facts)[0]
-            form[f"{q.name}-along"] = str(right["x"] + half_length)
-            form[f"{q.name}-across"] = str(right["y"])
-        elif q.type == "bool":
-            form[q.name] = "true" if right else "false"
-        elif q.type in {"multi", "players"}:
-            form[q.name] = list(right)
-        elif q.type == "order":
-            place = {step: n for n, step in enumerate(right, start=1)}
-            for option in q.options:
-                form[f"{q.name}-{option.value}"] = str(place[option.value])
-        else:
-            form[q.name] = str(right)
-    return form
-
-
-def _encode(form: dict[str, object]) -> str:
-    from urllib.parse import urlencode
-
-    return urlencode(form, doseq=True)
+    clear = getattr(quiz, "clear_caches", None)
+    if clear is not None:
+        clear()
+    for name in ("_VARIANTS", "_POSED", "_WHY_NOT"):
+        store = getattr(quiz, name, None)
+        if store is not None:
+            store.clear()
 
 
 def _environ(method: str, path: str, cookie: str = "", body: str = "", htmx: bool = False):
@@ -224,32 +167,37 @@ def _call(handler, environ) -> str:
     return status[0]
 
 
+KINDS = ("healthz", "floor", "question", "answer", "cold answer")
+
+
 def _in_process(data: dict, args: argparse.Namespace) -> dict:
     from django.core.handlers.wsgi import WSGIHandler
 
     handler = WSGIHandler()
-    cookie = data["cookies"][0]
-    slugs = data["scenarios"]
     seed = data["next_seed"]
-    samples: dict[str, list[float]] = {"healthz": [], "floor": [], "question": [], "answer": []}
-    answers = data["in_process_answers"]
-    # Warm up every path once (imports, template loading), answering with a spare question.
-    for _kind, environ in _round(cookie, slugs[0], seed, answers[0]):
-        _call(handler, environ)
+    samples: dict[str, list[float]] = {kind: [] for kind in KINDS}
+    cold = data["cold_answers"]
     profiler = cProfile.Profile() if args.profile else None
-    for i, answer in enumerate(answers[1:]):
+    # The first pass over every scenario warms up (imports, templates, what a worker keeps per
+    # scenario after serving a while); the rounds after it are measured.
+    for i, (slug, reader) in enumerate(data["rounds"]):
         seed += 1
-        for kind, environ in _round(cookie, slugs[i % len(slugs)], seed, answer):
-            if profiler and kind == "answer":
+        measured = i >= data["warm_up"]
+        for kind, environ in _round(reader, slug, seed, cold[i]):
+            profiling = profiler is not None and measured and kind == args.profile
+            if profiling:
                 profiler.enable()
             began = time.perf_counter()
             status = _call(handler, environ)
-            samples[kind].append(time.perf_counter() - began)
-            if profiler and kind == "answer":
+            took = time.perf_counter() - began
+            if profiling:
                 profiler.disable()
             assert status.startswith("200"), (kind, status)
+            if measured:
+                samples[kind].append(took)
     if profiler:
-        pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(40)
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(60)
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats("tottime").print_stats(25)
     medians = {k: statistics.median(v) * 1000 for k, v in samples.items()}
     return {
         "n": len(samples["answer"]),
@@ -258,11 +206,29 @@ def _in_process(data: dict, args: argparse.Namespace) -> dict:
     }
 
 
-def _round(cookie: str, slug: str, seed: int, answer: dict):
+def _round(reader: str, slug: str, seed: int, cold: Request):
+    """One round: /healthz, the floor, a fresh variant's page and its answer by the umpire who
+    read it (the form filled in right, its token as the page issues it), a cold answer."""
     yield "healthz", _environ("GET", "/healthz")
-    yield "floor", _environ("GET", "/bench/floor/", answer["cookie"])
-    yield "question", _environ("GET", f"/en/practice/{slug}/{seed}/", cookie)
-    yield "answer", _environ("POST", answer["path"], answer["cookie"], answer["body"], htmx=True)
+    yield "floor", _environ("GET", "/bench/floor/", reader)
+    path = f"/en/practice/{slug}/{seed}/"
+    yield "question", _environ("GET", path, reader)
+    yield "answer", _environ("POST", path + "answer/", reader, _answer_form(slug, seed), True)
+    yield "cold answer", _environ("POST", cold.path, cold.cookie, cold.body, htmx=True)
+
+
+def _answer_form(slug: str, seed: int) -> str:
+    """The right answers to the variant the page just showed (posed again: the page's own
+    work is done by then) with a token as the page issues it. Built between the timed
+    requests, since a generator runs only when the loop asks for the next request."""
+    from polotrainer.practice import tokens
+    from scenarios import quiz
+    from scenarios.models import Scenario
+
+    posed = quiz.pose(Scenario.objects.current(slug), seed, "en")
+    form = load.right_form(posed)
+    form["token"] = tokens.issue(slug, seed, [q.id for q in posed.questions], "practice")
+    return load.encode(form)
 
 
 def _query_counts(data: dict) -> dict:
@@ -307,13 +273,13 @@ def _query_counts(data: dict) -> dict:
         target = scenarios[-1]
         seed = 999_999
         posed = quiz.pose(target, seed, "en")
-        form = _right_form(posed)
+        form = load.right_form(posed)
         form["token"] = tokens.issue(target.slug, seed, [q.id for q in posed.questions], "practice")
         path = f"/en/practice/{target.slug}/{seed}/"
         counts = {}
         for kind, environ in (
             ("question", _environ("GET", path, cookie)),
-            ("answer", _environ("POST", path + "answer/", cookie, _encode(form), htmx=True)),
+            ("answer", _environ("POST", path + "answer/", cookie, load.encode(form), htmx=True)),
         ):
             with CaptureQueriesContext(connection) as ctx:
                 _call(handler, environ)
@@ -330,131 +296,16 @@ def _query_counts(data: dict) -> dict:
 # --- the parent: servers and wrk ---------------------------------------------------------------
 
 
-LUA = """
--- Each wrk thread sends its own share of the pre-issued answers, each once, in turn.
-local lines = {}
-local counter = 0
-local threads = {}
-function setup(thread)
-  thread:set("id", #threads)
-  table.insert(threads, thread)
-end
-function init(args)
-  local n = 0
-  for line in io.lines(os.getenv("ANSWERS_FILE")) do
-    if n % tonumber(os.getenv("WRK_THREADS")) == id then table.insert(lines, line) end
-    n = n + 1
-  end
-end
-function request()
-  counter = counter + 1
-  local line = lines[((counter - 1) % #lines) + 1]
-  local path, body, cookie = line:match("([^\\t]*)\\t([^\\t]*)\\t([^\\t]*)")
-  return wrk.format("POST", path, {
-    ["Content-Type"] = "application/x-www-form-urlencoded",
-    ["Cookie"] = cookie,
-    ["X-CSRFToken"] = "CSRF",
-    ["HX-Request"] = "true",
-    ["HX-Target"] = "feedback",
-  }, body)
-end
-function done(summary, latency, requests)
-  -- done() runs in wrk's main state, where init() never ran: the parent counts the file.
-  io.write(string.format("RESULT %d %d\\n", summary.requests, summary.errors.status))
-end
-"""
-
-
-def start_server(kind: str, env: dict[str, str], port: int, workers: int) -> subprocess.Popen:
-    bin_dir = Path(PYTHON).parent
-    if kind == "gunicorn":
-        command = [
-            str(bin_dir / "gunicorn"),
-            "benchmarks.wsgi",
-            "-w",
-            str(workers),
-            "-b",
-            f"{HOST}:{port}",
-            "--log-level",
-            "warning",
-        ]
-    else:
-        command = [
-            str(bin_dir / "uvicorn"),
-            "benchmarks.asgi:application",
-            "--workers",
-            str(workers),
-            "--host",
-            HOST,
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-            "--no-access-log",
-        ]
-    server = subprocess.Popen(command, env=env, cwd=ROOT)
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(f"http://{HOST}:{port}/healthz", timeout=1).read()
-            return server
-        except OSError:
-            time.sleep(0.1)
-    server.kill()
-    raise SystemExit("the server did not start")
-
-
-def wrk(url: str, args: argparse.Namespace, *extra: str, env=None) -> dict:
-    out = subprocess.run(
-        [
-            "wrk",
-            "-t",
-            "2",
-            "-c",
-            str(args.connections),
-            "-d",
-            f"{args.seconds}s",
-            "--latency",
-            *extra,
-            url,
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-    ).stdout
-    result: dict = {"raw": out}
-    for line in out.splitlines():
-        parts = line.split()
-        if line.startswith("Requests/sec:"):
-            result["rps"] = float(parts[1])
-        elif parts and parts[0] in {"50%", "90%", "99%"}:
-            result[parts[0]] = parts[1]
-        elif line.startswith("RESULT"):
-            result["sent"], result["bad_status"] = map(int, parts[1:3])
-            answers_file = env.get("ANSWERS_FILE")
-            if answers_file:
-                result["prepared"] = len(Path(answers_file).read_text().splitlines())
-        elif "Non-2xx or 3xx responses" in line:
-            result["non2xx"] = int(parts[-1])
-    return result
-
-
 def run_database(db: str, args: argparse.Namespace) -> None:
     tmp = Path(tempfile.mkdtemp(prefix=f"polotrainer-bench-{db}-"))
-    env = env_for(db, tmp)
-    out, requests_file, floor_cookie = tmp / "child.json", tmp / "answers.tsv", tmp / "cookie"
+    env = load.env_for(db, tmp, "bench_practice")
+    out = tmp / "child.json"
     subprocess.run(
         [
-            PYTHON,
-            __file__,
-            "--child",
-            "--out",
-            str(out),
-            "--requests-file",
-            str(requests_file),
-            "--floor-cookie",
-            str(floor_cookie),
-            *(["--profile"] if args.profile else []),
+            *(PYTHON, __file__, "--child", "--out", str(out), "--folder", str(tmp)),
+            *(["--profile", args.profile] if args.profile else []),
+            *(["--in-process"] if args.in_process else []),
+            *("--rounds", str(args.rounds)),
         ],
         env=env,
         cwd=ROOT,
@@ -464,37 +315,32 @@ def run_database(db: str, args: argparse.Namespace) -> None:
     ip = results["in_process"]
     med = ip["median_ms"]
     print(f"\n== {db} ({results['vendor']})")
-    print(f"in process, WSGI handler, {ip['n']} interleaved rounds, median ms:")
-    for kind in ("healthz", "floor", "question", "answer"):
-        print(f"  {kind:9} {med[kind]:7.2f} ms")
+    print(f"in process, WSGI handler, {ip['n']} interleaved rounds, median ms (x the floor):")
+    for kind in KINDS:
+        goal = "   goal <= 2x" if kind in {"question", "answer", "cold answer"} else ""
+        print(f"  {kind:12} {med[kind]:7.2f} ms  {med[kind] / med['floor']:5.2f}x{goal}")
     print(
         f"  answer / healthz: {med['healthz'] / med['answer']:.2f}x   "
-        f"answer / floor: {med['floor'] / med['answer']:.2f}x   "
-        f"question / healthz: {med['healthz'] / med['question']:.2f}x   "
-        f"question / floor: {med['floor'] / med['question']:.2f}x"
+        f"question / healthz: {med['healthz'] / med['question']:.2f}x"
     )
     q = results["queries"]
     print(
-        "queries (question page, answer): "
+        "queries (question page, answer; budget 8 each): "
         + ", ".join(f"{h} earlier answers: {c['question']}, {c['answer']}" for h, c in q.items())
     )
-    port = free_port()
-    server = start_server(args.server, env, port, args.workers)
-    base = f"http://{HOST}:{port}"
+    if args.in_process:
+        shutil.rmtree(tmp, ignore_errors=True)
+        return
+    candidate = next(c for c in CANDIDATES if c.name == args.server)
+    server = Running(candidate, env, args.workers, tmp / "server.log")
+    wrk = Wrk(tmp, connections=args.connections, seconds=args.seconds)
     try:
-        script = tmp / "answers.lua"
-        script.write_text(LUA.replace('"CSRF"', f'"{CSRF}"'))
-        wrk_env = {**os.environ, "ANSWERS_FILE": str(requests_file), "WRK_THREADS": "2"}
-        floor_script = tmp / "floor.lua"
-        floor_script.write_text(f'wrk.headers["Cookie"] = "{floor_cookie.read_text()}"\n')
-        # Warm both workers.
-        wrk(f"{base}/healthz", argparse.Namespace(connections=4, seconds=2))
-        health = wrk(f"{base}/healthz", args)
-        floor = wrk(f"{base}/bench/floor/", args, "-s", str(floor_script))
-        answer = wrk(f"{base}/", args, "-s", str(script), env=wrk_env)
+        wrk.run(f"{server.base}/healthz", seconds=2)  # warm both workers
+        health = wrk.run(f"{server.base}/healthz")
+        floor = wrk.run(f"{server.base}/", tmp / "floor.tsv")
+        answer = wrk.run(f"{server.base}/", tmp / "answers.tsv")
     finally:
-        server.terminate()
-        server.wait(timeout=20)
+        server.stop()
     print(
         f"{args.server}, {args.workers} workers, wrk 2 threads x {args.connections} connections, "
         f"{args.seconds} s each:"
@@ -502,7 +348,7 @@ def run_database(db: str, args: argparse.Namespace) -> None:
     for name, r in (("healthz", health), ("floor", floor), ("answer", answer)):
         print(
             f"  {name:9} {r['rps']:8.1f} req/s   p50 {r.get('50%')}   p90 {r.get('90%')}   "
-            f"p99 {r.get('99%')}   non-2xx {r.get('non2xx', 0)}"
+            f"p99 {r.get('99%')}   non-2xx {r['non2xx']}"
         )
     if answer.get("sent", 0) > answer.get("prepared", 1):
         print(f"  note: {answer['sent']} answers sent, only {answer['prepared']} prepared")
@@ -516,22 +362,32 @@ def run_database(db: str, args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
-    parser.add_argument("--server", choices=["gunicorn", "uvicorn"], default="gunicorn")
+    parser.add_argument(
+        "--server",
+        choices=[c.name for c in CANDIDATES],
+        default="gunicorn",
+        help="production: scripts/serve.py; the others: benchmarks/servers.py --list",
+    )
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
-        "--profile", action="store_true", help="print where the in-process answers spend time"
+        "--profile", choices=KINDS, help="print where the in-process requests of KIND spend time"
+    )
+    parser.add_argument(
+        "--in-process", action="store_true", help="only the in-process part: no server, no wrk"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=250, help="in-process rounds (at most one per scenario)"
     )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
-    parser.add_argument("--requests-file", help=argparse.SUPPRESS)
-    parser.add_argument("--floor-cookie", help=argparse.SUPPRESS)
+    parser.add_argument("--folder", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args)
         return
-    if not shutil.which("wrk"):
+    if not args.in_process and not shutil.which("wrk"):
         raise SystemExit("wrk is needed: apt-get install wrk")
     for db in ("sqlite", "postgres") if args.db == "both" else (args.db,):
         run_database(db, args)

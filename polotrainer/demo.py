@@ -51,20 +51,19 @@ from polotrainer.certificates.issuing import issue, set_name
 from polotrainer.certificates.models import Certificate, HolderName, Kind
 from polotrainer.clinics import sessions
 from polotrainer.clinics.models import ClinicSession, Phase
-from polotrainer.courses import assignments, codes, enrolment, exams, roles
+from polotrainer.courses import assignments, codes, enrolment
+from polotrainer.courses.exams import attempts
+from polotrainer.courses.exams.models import Exam, ExamAttempt
 from polotrainer.courses.models import (
     Assignment,
     Cohort,
     Course,
-    Exam,
-    ExamAttempt,
     Membership,
     Observation,
     Outcome,
-    Scope,
     Track,
 )
-from polotrainer.umpires import review
+from polotrainer.umpires import review, roles
 from polotrainer.umpires.models import Attempt, Profile, ScenarioProgress
 from polotrainer.umpires.progress import (
     PRACTICE,
@@ -77,6 +76,7 @@ from polotrainer.umpires.progress import (
 )
 from scenarios import quiz
 from scenarios.models import Rule, Scenario
+from scenarios.scope import Scope, titles
 from scenarios.variants import MAX_SEED
 
 #: Every demo account opens with this password: it is published, on purpose.
@@ -174,6 +174,8 @@ ASSIGNMENTS = {
     "past": (3, 12, 16, -5),
     "current": (37, 14, 4, 3),
 }
+#: The local hour an assignment was set at, on the day it was set.
+ASSIGNMENT_SET_HOUR = 19
 OBSERVATIONS = (
     # trainee, days ago, game, outcome, rating, notes (in the trainee's language)
     (
@@ -315,7 +317,9 @@ def _assignments(demo: Demo, cohort: Cohort, instructor: User) -> None:
         )
         made.due_on = today + timedelta(days=due_in)
         made.due_at = assignments.end_of(made.due_on, course_)
-        made.created_at = demo.now - timedelta(days=set_ago)
+        # Set in the evening (local), after that day's exam sittings: a sitting never counts
+        # into an assignment whatever the hour the demo is made at.
+        made.created_at = min(_local(demo, -set_ago, ASSIGNMENT_SET_HOUR), demo.now)
         made.save(update_fields=["due_on", "due_at", "created_at"])
         demo.assignments[key] = made
 
@@ -389,7 +393,7 @@ def exams_part(demo: Demo) -> None:
             start = _local(demo, -days_ago, hour, minute)
             _sit(closed, demo.trainees[username], start, chance, passes)
         # The close has passed: the answers it held back count into each trainee's progress.
-        exams.release_if_due(closed, demo.now)
+        attempts.release_if_due(closed, demo.now)
         _exam(demo, cohort, instructor, EXAM_OPEN, *EXAM_DAYS["open"])
     demo.exam = closed
     passed = closed.attempts.filter(passed=True).values_list("pk", flat=True).first()
@@ -422,12 +426,12 @@ def _exam(
     for rule in Rule.objects.filter(number__in=EXAM_RULES).order_by("number"):
         ids = tuple(s.pk for s in live if s.rule_id == rule.pk)
         if ids:
-            named = assignments.titles(Scope.RULE, rule, [], len(ids))
+            named = titles(Scope.RULE, rule, [], len(ids))
             count = min(EXAM_RULES[rule.number], len(ids))
-            parts.append(exams.Part(named["it"], named["en"], count, ids))
+            parts.append(attempts.Part(named["it"], named["en"], count, ids))
     try:
-        exams.check_blueprint(parts)
-    except exams.ExamError as exc:
+        attempts.check_blueprint(parts)
+    except attempts.ExamError as exc:
         raise DemoError(f"no exam from this content ({exc.code})") from None
     opens_at = _local(demo, opens_in, EXAM_HOURS[0])
     return Exam.objects.create(
@@ -435,7 +439,7 @@ def _exam(
         title_it=title["it"],
         title_en=title["en"],
         blueprint=[p.as_json() for p in parts],
-        pass_percent=exams.default_pass_mark(cohort.course),
+        pass_percent=attempts.default_pass_mark(cohort.course),
         time_limit_minutes=EXAM_MINUTES,
         opens_at=opens_at,
         closes_at=_local(demo, closes_in, EXAM_HOURS[1]),
@@ -461,25 +465,27 @@ def _sit(exam: Exam, user: User, start: datetime, chance: float, passes: bool) -
     saved as its form would send it, a little later each."""
     rng = random.Random(f"polotrainer-demo:exam:{user.username}")
     language = Profile.objects.get(user=user).language
-    attempt = exams.start(exam, user, start)
+    attempt = attempts.start(exam, user, start)
     slots = list(attempt.slots.select_related("scenario").order_by("position"))
-    shown = [exams.posed(slot, language) for slot in slots]
+    shown = [attempts.posed(slot, language) for slot in slots]
     for _draw in range(SITTING_DRAWS):
         # As stored: an answer with nothing to send (no box ticked) is no answer in an exam.
         answers = [_sendable(posed, answers_for(posed, rng, chance)) for posed in shown]
         marked = [
             m for posed, given in zip(shown, answers, strict=True) for m in quiz.grade(posed, given)
         ]
-        right = sum(1 for m in marked if m.correct)
+        right = quiz.count_right(m.correct for m in marked)
         if (right * 100 >= exam.pass_percent * len(marked)) == passes:
             break
     at = start
     for slot, posed, given in zip(slots, shown, answers, strict=True):
         at += timedelta(seconds=sum(rng.randint(20, 45) for _ in posed.questions))
-        exams.save(
+        attempts.save(
             attempt, slot, form_for(posed, given), min(at, attempt.deadline - timedelta(seconds=30))
         )
-    return exams.submit(attempt, min(at + timedelta(seconds=rng.randint(20, 90)), attempt.deadline))
+    return attempts.submit(
+        attempt, min(at + timedelta(seconds=rng.randint(20, 90)), attempt.deadline)
+    )
 
 
 def clinics(demo: Demo) -> None:

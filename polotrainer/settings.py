@@ -11,9 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
+
+# ModelForm[Model] and friends at run time, as the type checker reads them.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -101,6 +105,8 @@ CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS") or _origins(
 CSRF_FAILURE_VIEW = "polotrainer.views.csrf_failure"
 
 INSTALLED_APPS = [
+    # Staff look-up (polotrainer/lookup): Django's admin, under the language prefixes.
+    "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -114,16 +120,21 @@ INSTALLED_APPS = [
     "scenarios",
     "polotrainer.umpires",
     "polotrainer.practice",
+    "polotrainer.offline",
     "polotrainer.courses",
     "polotrainer.certificates",
     "polotrainer.clinics",
+    "polotrainer.drills",
+    "polotrainer.authoring",
+    "polotrainer.lookup",
+    "polotrainer.notify",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "polotrainer.middleware.PermissionsPolicyMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "polotrainer.middleware.StaticFilesMiddleware",  # WhiteNoise's, in both modes
     "polotrainer.middleware.PrivateCacheMiddleware",
     # HTML compressed (static files come compressed from whitenoise); Django's middleware pads
     # each response with random bytes against BREACH.
@@ -183,11 +194,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 
-# Under ASGI (polotrainer/asgi.py): requests running Django's synchronous code at once per worker
-# process, each with a thread and a database connection of its own; the rest wait their turn.
+# Under ASGI (polotrainer/asgi.py, serving.py): the threads of each worker process's pool that
+# serve pages and answers, each keeping a database connection of its own (CONN_MAX_AGE); the
+# other requests wait their turn.
 ASGI_CONCURRENCY = envint("ASGI_CONCURRENCY", 16)
 if ASGI_CONCURRENCY < 1:
     raise ImproperlyConfigured(f"ASGI_CONCURRENCY must be 1 or more, got {ASGI_CONCURRENCY}")
+
+# Clinics' live streams (clinics/stream.py, clinics/live.py): each process's watcher of a session
+# reads it every CLINIC_POLL_MS on SQLite (or with CLINIC_LISTEN off); on PostgreSQL it wakes on
+# LISTEN/NOTIFY, reading anyway every CLINIC_LISTEN_CHECK_MS.
+CLINIC_POLL_MS = envint("CLINIC_POLL_MS", 250)
+CLINIC_LISTEN = envbool("CLINIC_LISTEN", default=True)
+CLINIC_LISTEN_CHECK_MS = envint("CLINIC_LISTEN_CHECK_MS", 10_000)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -202,7 +221,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "umpires:login"
-LOGIN_REDIRECT_URL = "umpires:dashboard"
+# Where signing in lands (polotrainer/views.py start): an instructor's home, anyone's progress.
+LOGIN_REDIRECT_URL = "start"
 LOGOUT_REDIRECT_URL = "home"
 
 # Password guessing (polotrainer/throttle, README "Throttling"): every password check, at log-in
@@ -260,11 +280,16 @@ else:
         }
     }
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "polotrainer <noreply@localhost>")
+# The site's public address, which links in mail sent by `manage.py notify` start with (a page
+# that sends mail uses its own request's address).
+SITE_URL = os.environ.get("SITE_URL", "") or ("http://127.0.0.1:8000" if DEBUG else "")
 
 # Languages: Italian first (the default when the browser prefers neither), English beside it.
 LANGUAGE_CODE = "it"
 LANGUAGES = [("it", _("Italian")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "polotrainer" / "locale"]
+# Dates and times as both languages write them, day first (polotrainer/formats/).
+FORMAT_MODULE_PATH = ["polotrainer.formats"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Rome")
@@ -274,6 +299,11 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_MANIFEST = envbool("STATIC_MANIFEST", default=not DEBUG)
+# Uploads (the photos beside instructors' situations): never served by WhiteNoise or a public
+# URL, only by the access-checked view (polotrainer.authoring.views.photo). MEDIA_URL is not
+# routed anywhere; it is set only because Django's file fields expect one.
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
+MEDIA_URL = "media/"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from polotrainer.rules import KINDS, FactError, describe, rule_json
-from scenarios import diagram, expressions
+from scenarios import diagram, expressions, leaks, scenes
 from scenarios.questions import QUESTION_TYPES, Question, build_questions, ruling_enum
 from scenarios.variants import (
     TemplateError,
@@ -58,13 +58,17 @@ CHECKS = {
     "placeholders": "no text keeps a placeholder",
     "languages": "Italian and English carry the same numbers",
     "grammar": "numbers agree with their nouns and articles",
+    "terms": "words are spelled one way (vocabulary.toml [spelling])",
     "diagram": "the diagram marks no answer",
     "order": "an order question has two or more steps, each once and each read differently",
     "hidden": "every fact an answer depends on is stated in the facts",
+    "leak": "no mark, wording or option's place predicts an answer (seeds 0-59)",
+    "scene": "a drill's scene follows the facts and shows no answer before its stop",
 }
 #: What `content check` reports without failing: worth a look, not always wrong.
 WARNINGS = {
     "constant": "an answer is the same on every seed though the facts vary",
+    "unlisted": "a scenario asks no decision decisions.toml lists",
 }
 #: A sample smaller than this says little about an answer that never varies: no warning.
 CONSTANT_MIN_SEEDS = 20
@@ -130,6 +134,7 @@ class Content:
     cases: dict[str, str] = field(default_factory=dict)  # case id -> section ref
     scenarios: list[dict[str, Any]] = field(default_factory=list)
     glossary: list[dict[str, Any]] = field(default_factory=list)
+    decisions: list[dict[str, Any]] = field(default_factory=list)
     variants_sampled: int = 0
     draws_refused: int = 0
     checked: Counter[str] = field(default_factory=Counter)
@@ -156,6 +161,8 @@ class Content:
             "worked-example cases covered": len(covered & set(self.cases)),
             "worked-example cases": len(self.cases),
             "glossary terms": len(self.glossary),
+            "decisions of the rule text": len(self.decisions),
+            "decisions a scenario asks": sum(1 for d in self.decisions if d["scenarios"]),
             "variants sampled": self.variants_sampled,
             "draws refused by the engine": self.draws_refused,
         }
@@ -176,9 +183,27 @@ def read_content(
     _check_duplicates(content)
     if complete:
         _check_coverage(content)
+        content.decisions = _check_decisions(content, root)
     glossary_path = root / "glossary.toml"
     if glossary_path.exists():
         content.glossary = _check_glossary(_toml(glossary_path, root), content, root)
+    return content
+
+
+def check_entry(
+    entry: Mapping[str, Any],
+    sections: Mapping[str, Any],
+    cases: Mapping[str, str],
+    *,
+    file: str = "",
+    sample: range = SAMPLE_SEEDS,
+) -> Content:
+    """One scenario's entry through everything `content check` runs on a file's (the browser's
+    editor, polotrainer.authoring): a ContentError for what is malformed, every fairness
+    problem and warning in the Content returned. `sections` are the rulebook's refs (values
+    unused), `cases` the worked-example case ids with their section."""
+    content = Content(sections={ref: {} for ref in sections}, cases=dict(cases))
+    _check_scenario(content, entry, 0, file, sample)
     return content
 
 
@@ -351,10 +376,11 @@ def _check_fairness(content: Content, file: str, entry: Mapping[str, Any], sampl
     unstated = _unstated_facts(entry)
     facts_seen: set[str] = set()
     answers_seen: dict[str, set[str]] = {}
+    made: dict[int, Variant] = {}
     for seed in seeds:
         content.checked["facts"] += 1
         try:
-            variant = make_variant(slug, entry, seed)
+            variant = made[seed] = make_variant(slug, entry, seed)
         except FactError as exc:
             problem("facts", seed, f"facts.{exc.field}", str(exc))
             continue
@@ -398,8 +424,13 @@ def _check_fairness(content: Content, file: str, entry: Mapping[str, Any], sampl
         if diagram.wants_diagram(entry["kind"], [q.type for q in questions]):
             _check_diagram(content, problem, seed, questions, variant)
         _check_hidden(content, problem, seed, entry["kind"], unstated, questions, variant)
+        _check_scene(content, problem, seed, entry, variant)
     if len(seeds) >= CONSTANT_MIN_SEEDS:
         _check_constant(content, file, entry, facts_seen, answers_seen)
+    if entry.get("params"):
+        # A quick look (fewer seeds than the default sample) looks for leaks on those seeds only.
+        leak_seeds = leaks.LEAK_SEEDS if len(sample) >= len(SAMPLE_SEEDS) else sample
+        _check_leaks(content, problem, entry, made, leak_seeds)
 
 
 def _check_texts(
@@ -423,6 +454,9 @@ def _check_texts(
         content.checked["grammar"] += 1
         for message in _grammar(text, lang):
             problem("grammar", seed, f"{name}.{lang}", message)
+        content.checked["terms"] += 1
+        for message in misspellings(text, lang):
+            problem("terms", seed, f"{name}.{lang}", message)
     content.checked["languages"] += 1
     numbers = {lang: Counter(_NUMBER.findall(texts[lang])) for lang in LANGS}
     if numbers["it"] != numbers["en"]:
@@ -452,6 +486,17 @@ def _grammar(text: str, lang: str) -> Iterator[str]:
             wanted = english_article(int(match.group(2)))
             if match.group(1).lower() != wanted:
                 yield f'"{match.group(0)}": {wanted!r} before {match.group(2)}'
+
+
+def misspellings(text: str, lang: str) -> Iterator[str]:
+    """Each word of vocabulary.toml's [spelling] the text spells the other way: '"time-out":
+    write "time out"'. A capitalised form where a sentence begins is its own capital."""
+    for wrong, right in vocabulary().get("spelling", {}).get(lang, {}).items():
+        for match in re.finditer(rf"(?<![\w-]){re.escape(wrong)}(?![\w-])", text):
+            before = text[: match.start()].rstrip(" «\"'“(")
+            if wrong[0].isupper() and (not before or before[-1] in ".!?:"):
+                continue
+            yield f'"{wrong}": write "{right}"'
 
 
 def _excerpt(text: str) -> str:
@@ -622,6 +667,135 @@ def _check_diagram(
                 )
 
 
+def scene_of(entry: Mapping[str, Any], variant: Variant) -> scenes.Scene | None:
+    """The drill scene of a variant, if a scene family plays it."""
+    situation_en = variant.render(entry["situation"], "en")
+    if scenes.family_of(entry["kind"], variant.facts, situation_en) is None:
+        return None
+    return scenes.scene_for(
+        entry["slug"],
+        variant.seed,
+        variant.facts,
+        variant.values,
+        variant.ruling,
+        kind=entry["kind"],
+        situation_en=situation_en,
+    )
+
+
+def _check_scene(
+    content: Content, problem: Any, seed: int, entry: Mapping[str, Any], variant: Variant
+) -> None:
+    """The scene plays the facts (the crossing, the foul's spot, real speeds) and, before its
+    stop, stands nothing on a point the engine rules or would rule (scenes.flaws)."""
+    scene = scene_of(entry, variant)
+    if scene is None:
+        return
+    content.checked["scene"] += 1
+    for flaw in scenes.flaws(scene, diagram.hidden_points(variant.facts)):
+        problem("scene", seed, f"scene.{flaw.code}", flaw.message)
+
+
+def _check_leaks(
+    content: Content,
+    problem: Any,
+    entry: Mapping[str, Any],
+    made: dict[int, Variant],
+    seeds: range,
+) -> None:
+    """No feature a trainee sees without the rule predicts an answer (scenarios/leaks.py), on
+    seeds 0 to 59 (the variants the other checks made are reused)."""
+    content.checked["leak"] += 1
+    wording = _wording_params(entry)
+    seen = []
+    for seed in seeds:
+        variant = made.get(seed)
+        if variant is None:
+            try:
+                variant = make_variant(entry["slug"], entry, seed)
+            except (FactError, VariantError, expressions.ExpressionError, KeyError):
+                continue  # the facts check names it
+        seen.append(_seen(entry, variant, wording))
+    for leak in leaks.find_leaks(seen):
+        problem(
+            "leak",
+            None,
+            f"question {leak.question}",
+            f"{leak}: a trainee reads it off without the rule; draw, word or order it the "
+            "same way whatever the answer",
+        )
+
+
+def _seen(entry: Mapping[str, Any], variant: Variant, wording: list[str]) -> leaks.Seen:
+    """One variant as the leak check looks at it (scenarios/leaks.py)."""
+    kind = entry["kind"]
+    questions = build_questions(kind, entry, variant.facts, variant.ruling)
+    features = {f"wording {name}": str(variant.values[name]) for name in wording}
+    if diagram.wants_diagram(kind, [q.type for q in questions]):
+        drawn = dict(diagram.diagram_for(variant.facts).marks)
+        for name in _MARKS | set(drawn):
+            mark = drawn.get(name)
+            features[f"drawn {name}"] = "yes" if mark else "no"
+            if name not in _MARKS:  # a player's mark carries a label; the others none
+                features[f"label {name}"] = _canonical(dict(mark.label)) if mark else ""
+    scene = scene_of(entry, variant)
+    if scene is not None:
+        # What the drill plays before its stop is seen too: the events, the riders, the stop.
+        features.update(scenes.features(scene))
+    shown = {}
+    for q in questions:
+        if q.type in {"choice", "multi", "bool", "players"}:
+            right = q.right_answer(variant.ruling)
+            wanted = {_option_value(v) for v in (right if isinstance(right, list) else [right])}
+            values = tuple(o.value for o in q.options)
+            shown[q.id] = (values, tuple(i for i, v in enumerate(values) if v in wanted))
+    return leaks.Seen(
+        seed=variant.seed,
+        facts={k: v for k, v in variant.facts.items() if isinstance(v, str | bool)},
+        features=features,
+        answers={q.id: _canonical(q.right_answer(variant.ruling)) for q in questions},
+        shown=shown,
+    )
+
+
+#: The marks a diagram may draw besides the players: their absence is a feature too.
+_MARKS = frozenset({"ball", "foul", "crossing"})
+
+
+def _option_value(value: Any) -> str:
+    """A right answer as an option's value: a yes/no answer is the option "true" or "false"."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def _wording_params(entry: Mapping[str, Any]) -> list[str]:
+    """The choice parameters that change only the words: no fact reads them, not even through
+    a derived value."""
+    derived: Mapping[str, str] = entry.get("derived", {})
+    reached: set[str] = set()
+    pending = _template_names(entry["facts"])
+    while pending:
+        name = pending.pop()
+        if name in reached:
+            continue
+        reached.add(name)
+        if name in derived:
+            pending |= expressions.names(derived[name])
+    params = entry.get("params", {})
+    return sorted(n for n, p in params.items() if p.get("type") == "choice" and n not in reached)
+
+
+def _template_names(template: Any) -> set[str]:
+    """The names a facts template fills in ("{name}" strings), at any depth."""
+    if isinstance(template, str):
+        found = placeholders(template) if template.startswith("{") else []
+        return {p.name for p in found}
+    if isinstance(template, list):
+        return set().union(*(_template_names(t) for t in template))
+    if isinstance(template, Mapping):
+        return set().union(*(_template_names(t) for t in template.values()))
+    return set()
+
+
 def _check_duplicates(content: Content) -> None:
     counts = Counter(s["slug"] for s in content.scenarios)
     for scenario in content.scenarios:
@@ -653,6 +827,58 @@ def _check_coverage(content: Content) -> None:
             "section",
             f"nothing to practise in: {', '.join(empty)}",
         )
+
+
+def _check_decisions(content: Content, root: Path) -> list[dict[str, Any]]:
+    """decisions.toml lists every decision the rule text makes and the scenarios that ask it:
+    each names a section and scenarios that cite it (a ContentError otherwise); a scenario that
+    asks none of them is a warning."""
+    path = root / "decisions.toml"
+    file = _name(path, root)
+    if not path.exists():
+        raise ContentError(file, "file", "decision", "missing: every decision of the rule text")
+    cited = {s["slug"]: {s["section"], *s.get("cites", [])} for s in content.scenarios}
+    decisions = _toml(path, root).get("decision", [])
+    unasked = []
+    for index, decision in enumerate(decisions):
+        where = f"decision #{index + 1}"
+        if set(decision) != {"ref", "decision", "scenarios"}:
+            raise ContentError(file, where, "keys", "expected ref, decision and scenarios")
+        text, ref, slugs = decision["decision"], decision["ref"], decision["scenarios"]
+        if not isinstance(text, str) or not text.strip() or "\n" in text:
+            raise ContentError(file, where, "decision", "expected the decision on one line")
+        if ref not in content.sections:
+            raise ContentError(file, where, "ref", f"no section {ref!r}")
+        if not isinstance(slugs, list) or not all(isinstance(s, str) for s in slugs):
+            raise ContentError(file, where, "scenarios", "expected a list of scenario slugs")
+        for slug in slugs:
+            if slug not in cited:
+                raise ContentError(file, where, "scenarios", f"no scenario {slug!r}")
+            if ref not in cited[slug]:
+                raise ContentError(
+                    file, where, "scenarios", f"{slug} does not cite {ref} (its section or cites)"
+                )
+        if not slugs:
+            unasked.append(f"{ref} {text}")
+    if unasked:
+        raise ContentError(
+            file, "decisions", "scenarios", f"no scenario asks: {'; '.join(unasked)}"
+        )
+    listed = {slug for d in decisions for slug in d["scenarios"]}
+    for scenario in content.scenarios:
+        content.checked["unlisted"] += 1
+        if scenario["slug"] not in listed:
+            content.warnings.append(
+                Problem(
+                    "unlisted",
+                    scenario["source_file"],
+                    scenario["slug"],
+                    None,
+                    "decisions",
+                    f"no decision of {file} lists it: add it to the decisions it asks",
+                )
+            )
+    return list(decisions)
 
 
 def _check_glossary(data: Mapping[str, Any], content: Content, root: Path) -> list[dict[str, Any]]:

@@ -9,7 +9,10 @@ the field (the top of the diagram).
 The marks say what the facts say: the ball where the ball was (``ball``), the foul where it
 happened (``foul_spot``), where the ball crossed the end line (``crossing_y``), the players. A
 mark that stands on a point the engine rules from the same facts (the spot of a penalty) is not
-drawn: the diagram never shows the answer to a "place the ball" question.
+drawn: the diagram never shows the answer to a "place the ball" question. Nor is a mark that
+would stand on the spot had one of the Umpire's yes/no judgements gone the other way (a foul
+not in the vicinity of the goal after all): otherwise its absence would tell which way the
+judgement went, and with it the answer (content check's leak check).
 """
 
 import math
@@ -32,6 +35,7 @@ from polotrainer.rules import (
     describe,
     rule_json,
 )
+from scenarios.spots import FieldSpot
 from scenarios.vocabulary import player_label, team_of
 
 #: Room around the field (yards): behind the goal lines for players waiting there, and labels.
@@ -43,6 +47,10 @@ FIELD_KINDS = frozenset({"penalty_spot", "penalty_positions"})
 SPOT_KINDS = FIELD_KINDS | {"recognise_penalty"}
 #: A mark this close (yards) to a point the engine rules is that point: it is not drawn.
 SAME_POINT = 0.5
+#: The lines' numbers go above the top side when a view has this much room (yards) above it,
+#: else inside the field along the top of the view; a line this close to a view's edge has none.
+LABEL_ABOVE = 10.0
+LINE_EDGE = 4.0
 
 
 @dataclass(frozen=True)
@@ -60,6 +68,21 @@ class Mark:
         return -self.y
 
 
+@dataclass(frozen=True, order=True)
+class CrossLine:
+    """A line across the field: where it is (x, engine frame), its number, and which numbers
+    give way first when they are crowded (`rank`: the 30s, the 60s, the centre, the 40s)."""
+
+    x: float
+    label: str
+    rank: int = 2
+
+    @property
+    def minor(self) -> bool:
+        """The 40-yard lines, between the 30 and the 60: a phone leaves their numbers out."""
+        return self.rank == 3
+
+
 @dataclass(frozen=True)
 class Diagram:
     length: float
@@ -73,6 +96,10 @@ class Diagram:
     max_x: float
     min_y: float
     max_y: float
+
+    @property
+    def field(self) -> Field:
+        return Field(self.length, self.width, self.boarded)
 
     @property
     def half_length(self) -> float:
@@ -111,44 +138,20 @@ class Diagram:
         return f"{_n(self.min_x)} {_n(-self.max_y)} {_n(width)} {_n(height)}"
 
     @property
-    def lines(self) -> list[dict[str, float | str]]:
-        """The 30-, 40- and 60-yard lines at both ends, with their distance for the label."""
-        out: list[dict[str, float | str]] = []
-        for d in LINE_DISTANCES:
-            # The 30 and 40 lines are close: their labels lean apart (60 leans with 40).
-            lean = {30.0: -1, 40.0: 1, 60.0: 1}.get(d, 0)
-            anchor = {-1: "end", 1: "start", 0: "middle"}[lean]
-            out.append(
-                {
-                    "x": -self.half_length + d,
-                    "tx": -self.half_length + d + lean,
-                    "label": f"{d:g}",
-                    "anchor": anchor,
-                }
-            )
-            anchor = {-1: "start", 1: "end", 0: "middle"}[lean]
-            out.append(
-                {
-                    "x": self.half_length - d,
-                    "tx": self.half_length - d - lean,
-                    "label": f"{d:g}",
-                    "anchor": anchor,
-                }
-            )
-        return out
-
-    @property
-    def post_y(self) -> float:
-        return GOAL_POST_HALF_WIDTH
+    def cross_lines(self) -> list[CrossLine]:
+        """Every line across the field with the number written on it, from the fouling team's
+        goal: the 30-, 40- and 60-yard lines from each goal line, and the centre line (its
+        yards from either goal line)."""
+        f = self.field
+        ranks = {30.0: 0, 60.0: 1, 40.0: 3}
+        near = [CrossLine(f.line_x(d), f"{d:g}", ranks.get(d, 2)) for d in LINE_DISTANCES]
+        far = [CrossLine(-line.x, line.label, line.rank) for line in near]
+        return sorted([*near, CrossLine(0.0, f"{self.half_length:g}"), *far])
 
     @property
     def label_y(self) -> float:
         """Where the goal labels go: below the field, in SVG coordinates."""
         return self.half_width + 15
-
-    @property
-    def line_label_y(self) -> float:
-        return -self.half_width - 3
 
     def ground(self, goal_label: str, side_label: str) -> str:
         """The SVG of the field itself (lines, posts, labels): the same for every variant."""
@@ -164,13 +167,10 @@ def _ground(length: float, width: float, boarded: bool, goal_label: str, side_la
         f'<rect class="grass" x="-{hl}" y="-{hw}" width="{_n(length)}" height="{_n(width)}"/>',
         f'<line class="centre" x1="0" x2="0" y1="-{hw}" y2="{hw}"/><circle class="spot" r="1"/>',
     ]
-    for line in d.lines:
-        x = _n(float(line["x"]))
-        parts.append(
-            f'<line class="pline" x1="{x}" x2="{x}" y1="-{hw}" y2="{hw}"/>'
-            f'<text class="line-label {line["anchor"]}" x="{_n(float(line["tx"]))}" '
-            f'y="{_n(d.line_label_y)}">{line["label"]}</text>'
-        )
+    for line in d.cross_lines:
+        if line.x:  # the centre line is drawn above, solid
+            x = _n(line.x)
+            parts.append(f'<line class="pline" x1="{x}" x2="{x}" y1="-{hw}" y2="{hw}"/>')
     if boarded:
         for y in (f"-{hw}", hw):
             parts.append(f'<line class="boards" x1="-{hl}" x2="{hl}" y1="{y}" y2="{y}"/>')
@@ -221,11 +221,27 @@ def ruled_points(facts: Mapping[str, Any]) -> list[tuple[float, float]]:
     return points
 
 
+def hidden_points(facts: Mapping[str, Any]) -> list[tuple[float, float]]:
+    """The points no mark may stand on: those the engine rules from these facts, and those it
+    would rule were any one yes/no fact the other way (a Penalty 1 test met or failed).
+
+    A Penalty 5a from where the ball was, in the vicinity of the goal to save a goal: the ball
+    is hidden whether or not the foul is also judged a Penalty 1 (then the ball goes to the
+    centre), so that its absence never says which.
+    """
+    points = ruled_points(facts)
+    for name, value in facts.items():
+        if isinstance(value, bool):
+            points += ruled_points({**facts, name: not value})
+    return points
+
+
 def diagram_for(facts: Mapping[str, Any]) -> Diagram:
     """The diagram of one variant's facts: field size, players, the ball, the foul, a crossing.
 
-    A ball or foul mark on a point the engine rules from the facts is left out: it would be
-    the answer to the question "where do you place the ball?".
+    A ball or foul mark on a point the engine rules from the facts, or would rule with one of
+    its yes/no judgements the other way, is left out (hidden_points): it would be the answer to
+    the question "where do you place the ball?", or its absence would.
     """
     f = field_of(facts)
     players = [
@@ -239,7 +255,7 @@ def diagram_for(facts: Mapping[str, Any]) -> Diagram:
         for p in facts.get("players", [])
         if isinstance(p, Mapping) and isinstance(p.get("position"), Mapping)
     ]
-    answers = ruled_points(facts)
+    answers = hidden_points(facts)
 
     def point(name: str) -> Mark | None:
         raw = facts.get(name)
@@ -253,7 +269,7 @@ def diagram_for(facts: Mapping[str, Any]) -> Diagram:
     ball, foul = point("ball"), point("foul_spot")
     crossing = None
     if facts.get("crossing_y") is not None:
-        crossing = Mark(-f.length / 2, float(facts["crossing_y"]))
+        crossing = Mark(f.goal_line_x, float(facts["crossing_y"]))
     xs = [m.x for m in players] + [-f.length / 2 - END_MARGIN, f.length / 2 + END_MARGIN]
     ys = [m.y for m in players]
     return Diagram(
@@ -269,12 +285,6 @@ def diagram_for(facts: Mapping[str, Any]) -> Diagram:
         min_y=min([-f.width / 2 - LABEL_ROOM, *(y - 8 for y in ys)]),
         max_y=max([f.width / 2 + SIDE_ROOM, *(y + 8 for y in ys)]),
     )
-
-
-def bounds(facts: Mapping[str, Any]) -> tuple[float, float]:
-    """Half length and half width: a placed point must lie within them."""
-    f = field_of(facts)
-    return f.length / 2, f.width / 2
 
 
 def _n(value: float) -> str:
@@ -343,11 +353,19 @@ def goal_half(d: Diagram) -> Box:
 
 def around(d: Diagram, points: Sequence[tuple[float, float]], room: float = 14.0) -> Box:
     """A view around some points (after answering: the right spot and the trainee's), at least
-    60 yards wide, with the field's proportions, inside the whole view."""
+    60 yards wide, with the field's proportions, inside the whole view. It shows one of the
+    numbered lines at least (widened towards the nearest), so that it says where it is."""
     xs, ys = [p[0] for p in points], [p[1] for p in points]
-    width = max(60.0, max(xs) - min(xs) + 2 * room)
+    low, high = min(xs) - room, max(xs) + room
+    if high - low < 60.0:
+        low, high = (low + high) / 2 - 30.0, (low + high) / 2 + 30.0
+    numbered = [line.x for line in d.cross_lines]
+    if not any(low + LINE_EDGE <= x <= high - LINE_EDGE for x in numbered):
+        nearest = min(numbered, key=lambda x: min(abs(x - low), abs(x - high)))
+        low, high = min(low, nearest - 2 * LINE_EDGE), max(high, nearest + 2 * LINE_EDGE)
+    width = high - low
     height = max(width * (d.max_y - d.min_y) / (d.max_x - d.min_x), max(ys) - min(ys) + 2 * room)
-    cx, cy = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+    cx, cy = (low + high) / 2, (max(ys) + min(ys)) / 2
     min_x = min(max(cx - width / 2, d.min_x), d.max_x - width)
     min_y = min(max(cy - height / 2, d.min_y), d.max_y - height)
     return Box(min_x, min_x + width, min_y, min_y + height)
@@ -360,7 +378,7 @@ def render(
     view: Box | None = None,
     zoom: Box | None = None,
     interactive: bool = False,
-    marker: tuple[float, float] | None = None,
+    marker: FieldSpot | None = None,
     answers: Sequence[Answer] = (),
     points: Sequence[tuple[float, float]] = (),
     spots: Sequence[Spot] = (),
@@ -371,19 +389,24 @@ def render(
     """The SVG of a diagram: the field, the marks of the facts, and what the screen adds.
 
     `interactive` makes it the input of a place question (field.js: tap, drag, arrow keys);
-    `marker` is where the trainee's ball is; `answers` the right spots with their tolerance
-    rings and the trainee's spots; `points` everyone's spots (a clinic's spread); `spots` and
-    `band` the rulebook's fixed spots. `view` is the part shown (the whole field by default);
-    with `zoom`, the SVG carries the whole and the zoomed views for field.js's control (an
-    interactive field zooms to the fouling team's half).
+    `marker` is where the trainee's ball is (as typed); `answers` the right spots with their
+    tolerance rings and the trainee's spots; `points` everyone's spots (a clinic's spread);
+    `spots` and `band` the rulebook's fixed spots. `view` is the part shown (the whole field by
+    default); with `zoom`, the SVG carries the whole and the zoomed views for field.js's control
+    (an interactive field zooms to the fouling team's half).
     """
     view = view or whole(d)
     if interactive and zoom is None:
         zoom = goal_half(d)
+    # The numbers of the lines, for the whole field and for the close-up (field.css shows the
+    # ones of the view on screen; field.js keeps them apart at the width drawn).
+    close_up = zoom if zoom is not None else (view if view != whole(d) else None)
     with translation.override(lang):
         goal = gettext("Fouling team's goal")
         side = gettext("boards") if d.boarded else gettext("side line")
-        parts = [d.ground(goal, side)]
+        parts = [d.ground(goal, side), _line_labels(d, whole(d), "for-whole")]
+        if close_up is not None:
+            parts.append(_line_labels(d, close_up, "for-zoom"))
         # Not inside the f-strings: xgettext does not read them.
         left, right = pgettext("side of the field", "left"), pgettext("side of the field", "right")
         parts.append(
@@ -432,24 +455,14 @@ def render(
         for a in answers:
             parts.append(_answer(a))
         if interactive:
-            shown = (
-                ""
-                if marker is None
-                else f' transform="translate({_n(marker[0])} {_n(-marker[1])})"'
-            )
-            hidden = ' display="none"' if marker is None else ""
-            parts.append(
-                f'<g class="marker" data-marker{shown}{hidden}><g class="glyph">'
-                '<circle class="halo" r="9"/><circle class="dot" r="3.2"/>'
-                '<path d="M-5,0H5M0,-5V5"/></g></g>'
-            )
+            parts.append(_measured(d, marker))
             aria = gettext(
                 "Field: tap or click to place the ball, drag to move it, or use the arrow keys "
                 "(Shift moves 10 yards)"
             )
             attrs = (
                 f'tabindex="0" role="application" data-field '
-                f'data-half-length="{_n(d.half_length)}" data-half-width="{_n(d.half_width)}" '
+                f'data-length="{_n(d.length)}" data-half-width="{_n(d.half_width)}" '
                 f'aria-label="{escape(aria)}" aria-describedby="{uid}-status"'
             )
         else:
@@ -458,6 +471,8 @@ def render(
         if zoom is not None:
             attrs += f' data-whole="{whole(d).view_box}" data-zoom="{zoom.view_box}"'
     classes = "field interactive" if interactive else "field"
+    if view != whole(d):
+        classes += " zoomed"
     svg = (
         f'<svg class="{classes}" id="{uid}" viewBox="{view.view_box}" '
         f'preserveAspectRatio="xMidYMid meet" xmlns="http://www.w3.org/2000/svg" {attrs}>'
@@ -465,6 +480,41 @@ def render(
         + "</svg>"
     )
     return mark_safe(svg)  # noqa: S308 - numbers and escaped labels only
+
+
+def _measured(d: Diagram, marker: FieldSpot | None) -> str:
+    """The trainee's ball, in a group whose coordinates are the yards the place question asks
+    for (from the fouling team's goal line, across from the centre, + to the left): field.js
+    reads a tap and moves the ball in them, with no frame arithmetic of its own."""
+    origin = FieldSpot(0, 0).to_engine(d.field)  # the goal line at the centre of the goal
+    frame = f"translate({_n(origin.x)} {_n(-origin.y)}) scale(1 -1)"  # the SVG draws -y
+    shown = (
+        ""
+        if marker is None
+        else f' transform="translate({_n(marker.from_goal_line)} {_n(marker.across)})"'
+    )
+    hidden = ' display="none"' if marker is None else ""
+    return (
+        f'<g data-measured transform="{frame}">'
+        f'<g class="marker" data-marker{shown}{hidden}><g class="glyph">'
+        '<circle class="halo" r="9"/><circle class="dot" r="3.2"/>'
+        '<path d="M-5,0H5M0,-5V5"/></g></g></g>'
+    )
+
+
+def _line_labels(d: Diagram, box: Box, which: str) -> str:
+    """The numbers of the lines a view shows: above the top side when the view has room for
+    them there, else inside the field along the top of the view (field.css lowers them by a
+    line of their own height, which field.js also uses to stagger numbers that would touch)."""
+    above = box.max_y >= d.half_width + LABEL_ABOVE
+    y = _n(-d.half_width if above else -box.max_y)
+    labels = "".join(
+        f'<text class="line-label{" minor" if line.minor else ""}" x="{_n(line.x)}" y="{y}" '
+        f'data-rank="{line.rank}">{line.label}</text>'
+        for line in d.cross_lines
+        if box.min_x + LINE_EDGE <= line.x <= box.max_x - LINE_EDGE
+    )
+    return f'<g class="line-labels {"above" if above else "inside"} {which}">{labels}</g>'
 
 
 def _band(band: Band, d: Diagram, uid: str) -> str:

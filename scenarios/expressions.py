@@ -82,11 +82,18 @@ def parse(source: str) -> ast.Expression:
 
 def names(source: str) -> set[str]:
     """The variable names an expression reads."""
-    return {
+    return set(_names(source))
+
+
+@lru_cache(maxsize=2048)
+def _names(source: str) -> frozenset[str]:
+    """Cached as `parse` is: every variant derives its values with the same few expressions,
+    and walking their trees cost more than evaluating them."""
+    return frozenset(
         node.id
         for node in ast.walk(parse(source))
         if isinstance(node, ast.Name) and node.id not in _FUNCTIONS
-    }
+    )
 
 
 def evaluate(source: str, values: Mapping[str, Any]) -> Any:

@@ -1,14 +1,17 @@
 """Writing checked content into the database: upsert by slug/ref in one transaction.
 
-Scenarios that left the files are retired, never deleted: attempts refer to them.
+Scenarios that left the files are retired, never deleted: attempts refer to them. A scenario
+written in the browser (`authored`) is neither: a file's slug that names one stops the load.
+One that staff promoted to the whole site (`models.PROMOTED`) is in no file until a reviewer
+adds its export: it is not retired meanwhile, and a file with its slug updates it.
 """
 
 from dataclasses import dataclass
 
 from django.db import transaction
 
-from scenarios.content import Content
-from scenarios.models import GlossaryTerm, Rule, Scenario, Section
+from scenarios.content import Content, ContentError
+from scenarios.models import PROMOTED, GlossaryTerm, Rule, Scenario, Section
 
 
 @dataclass(frozen=True)
@@ -44,7 +47,20 @@ def load(content: Content) -> LoadReport:
             },
         )
     created = updated = 0
+    taken = set(
+        Scenario.objects.filter(
+            authored=True, slug__in=[s["slug"] for s in content.scenarios]
+        ).values_list("slug", flat=True)
+    )
     for data in content.scenarios:
+        if data["slug"] in taken:
+            raise ContentError(
+                data["source_file"],
+                f"scenario {data['slug']}",
+                "slug",
+                "a course's instructors wrote a scenario with this slug in the browser: "
+                "choose another",
+            )
         section = sections[data["section"]]
         _, was_created = Scenario.objects.update_or_create(
             slug=data["slug"],
@@ -62,7 +78,12 @@ def load(content: Content) -> LoadReport:
         created += was_created
         updated += not was_created
     slugs = [s["slug"] for s in content.scenarios]
-    retired = Scenario.objects.exclude(slug__in=slugs).filter(retired=False).update(retired=True)
+    retired = (
+        Scenario.objects.exclude(slug__in=slugs)
+        .exclude(source_file__startswith=PROMOTED)
+        .filter(retired=False, authored=False)
+        .update(retired=True)
+    )
     for data in content.glossary:
         GlossaryTerm.objects.update_or_create(
             slug=data["slug"],

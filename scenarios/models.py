@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db import connection, models
 
+from scenarios import audience
 from scenarios.localize import localize
 
 # Parts of the rulebook that it does not number get a name in their ref (3.summary,
@@ -25,6 +26,17 @@ def citation(ref: str) -> str:
     ['3.a', '21.f(1)', '37.5b', '37.7', '3']
     """
     return _NAMED_PART.sub("", ref)
+
+
+def heading(ref: str, title: str) -> str:
+    """A section named in a list or a column: its number, and the title of a part the rulebook
+    does not number on its own (whose number is its rule's or its section's).
+
+    >>> [heading(r, t) for r, t in (("3.a", "Between periods"), ("3.summary", "Summary"))]
+    ['3.a', '3 Summary']
+    """
+    number = citation(ref)
+    return number if number == ref else f"{number} {title}"
 
 
 class Rule(models.Model):
@@ -86,7 +98,14 @@ class Section(models.Model):
 
 class ScenarioQuerySet(models.QuerySet["Scenario"]):
     def live(self) -> "ScenarioQuerySet":
-        return self.filter(retired=False)
+        """The bundled scenarios not retired: what everyone may meet. An authored scenario is
+        never among them: a listing that may show one says for whom (`live_for`)."""
+        return self.filter(retired=False, authored=False)
+
+    def live_for(self, user_id: int | None) -> "ScenarioQuerySet":
+        """The scenarios not retired that this person may meet: the bundled ones, and the
+        authored ones of their courses (scenarios.audience)."""
+        return self.filter(audience.visible(user_id), retired=False)
 
     def current(self, slug: str) -> "Scenario":
         """The scenario `slug` as stored now; DoesNotExist if there is none.
@@ -113,6 +132,12 @@ class ScenarioQuerySet(models.QuerySet["Scenario"]):
         return cached[1]
 
 
+#: How the `source_file` of a promoted scenario starts (docs/content.md, "Shared upward"):
+#: `content load` does not retire it for being in no file, and updates it (the same row, its
+#: answers kept) once a file holds its slug.
+PROMOTED = "promoted from "
+
+
 _ROWS: dict[str, tuple[tuple[str, ...], "Scenario"]] = {}
 
 
@@ -135,6 +160,11 @@ class Scenario(models.Model):
     # from a stale cache.
     version = models.CharField(max_length=16, default="", editable=False)
     retired = models.BooleanField(default=False, db_index=True)
+    # Written in the browser by a course's instructors (polotrainer.authoring), not loaded from
+    # the files: only its audience meets it (scenarios.audience), `content load` never touches it.
+    authored = models.BooleanField(default=False, db_index=True)
+    # A scenario staff promoted from a course to the whole site has `authored` cleared and its
+    # `source_file` starts with PROMOTED: bundled in every way, though no file holds it (yet).
     updated_at = models.DateTimeField(auto_now=True)
 
     objects = ScenarioQuerySet.as_manager()
@@ -154,6 +184,11 @@ class Scenario(models.Model):
     @property
     def title(self) -> str:
         return localize(self, "title")
+
+    @property
+    def promoted(self) -> bool:
+        """Written by a course, then promoted by staff to the whole site (and in no file yet)."""
+        return not self.authored and self.source_file.startswith(PROMOTED)
 
 
 def content_version(kind: str, data: Any) -> str:

@@ -11,9 +11,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from polotrainer.rules import KINDS, describe
+from scenarios.spots import FieldSpot
 from scenarios.vocabulary import enum_label, player_label
 
 
@@ -43,10 +44,22 @@ QUESTION_TYPES = {
 DEFAULT_TOLERANCE = {QuestionType.PLACE: 2.0, QuestionType.NUMBER: 0.0}
 
 
+class AnswerCode(StrEnum):
+    """How an answer is not of its question's kind (the words are quiz.ANSWER_MESSAGES)."""
+
+    MISSING = "missing"
+    UNKNOWN_OPTION = "unknown_option"
+    UNKNOWN_PLAYER = "unknown_player"
+    NOT_A_NUMBER = "not_a_number"
+    OFF_FIELD = "off_field"
+    NOT_AN_ORDER = "not_an_order"
+    UNKNOWN_QUESTION = "unknown_question"
+
+
 class AnswerError(ValueError):
     """The answer is not of the question's kind; `code` says how, for tests and messages."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: AnswerCode) -> None:
         super().__init__(code)
         self.code = code
 
@@ -75,47 +88,54 @@ class Question:
         return value
 
     def parse(self, raw: Sequence[str]) -> Any:
-        """The answer from form values (a list of strings); AnswerError if it is not one."""
+        """The answer from form values (a list of strings); AnswerError if it is not one.
+
+        A place question's answer is the `FieldSpot` typed (yards from the goal line, across):
+        only the quiz, which knows the variant's field, turns it into the engine's point."""
         values = [v.strip() for v in raw if v.strip()]
         allowed = {option.value for option in self.options}
         match self.type:
             case "choice" | "bool":
                 if len(values) != 1:
-                    raise AnswerError("missing")
+                    raise AnswerError(AnswerCode.MISSING)
                 if values[0] not in allowed:
-                    raise AnswerError("unknown_option")
+                    raise AnswerError(AnswerCode.UNKNOWN_OPTION)
                 return values[0] == "true" if self.type == "bool" else values[0]
             case "multi" | "players":
                 if any(v not in allowed for v in values):
-                    code = "unknown_player" if self.type == "players" else "unknown_option"
+                    code = (
+                        AnswerCode.UNKNOWN_PLAYER
+                        if self.type == "players"
+                        else AnswerCode.UNKNOWN_OPTION
+                    )
                     raise AnswerError(code)
                 return sorted(set(values))
             case "number":
                 if len(values) != 1:
-                    raise AnswerError("missing")
+                    raise AnswerError(AnswerCode.MISSING)
                 try:
                     number = float(values[0].replace(",", "."))
                 except ValueError:
-                    raise AnswerError("not_a_number") from None
+                    raise AnswerError(AnswerCode.NOT_A_NUMBER) from None
                 if not math.isfinite(number) or abs(number) > 10_000:
-                    raise AnswerError("not_a_number")
+                    raise AnswerError(AnswerCode.NOT_A_NUMBER)
                 return int(number) if number.is_integer() else number
             case "order":
                 # The steps in the order given: every offered step exactly once.
                 if len(values) != len(allowed) or set(values) != allowed:
-                    raise AnswerError("not_an_order")
+                    raise AnswerError(AnswerCode.NOT_AN_ORDER)
                 return values
             case "place":
                 if len(values) != 2:
-                    raise AnswerError("missing")
+                    raise AnswerError(AnswerCode.MISSING)
                 try:
-                    x, y = (float(v.replace(",", ".")) for v in values)
+                    along, across = (float(v.replace(",", ".")) for v in values)
                 except ValueError:
-                    raise AnswerError("not_a_number") from None
-                if not (math.isfinite(x) and math.isfinite(y)):
-                    raise AnswerError("not_a_number")
-                return {"x": x, "y": y}
-        raise AnswerError("unknown_question")  # pragma: no cover
+                    raise AnswerError(AnswerCode.NOT_A_NUMBER) from None
+                if not (math.isfinite(along) and math.isfinite(across)):
+                    raise AnswerError(AnswerCode.NOT_A_NUMBER)
+                return FieldSpot(along, across)
+        raise AnswerError(AnswerCode.UNKNOWN_QUESTION)  # pragma: no cover
 
     def is_correct(self, answer: Any, right: Any) -> bool:
         if self.type == "place":
@@ -181,7 +201,7 @@ def _options(
 @cache
 def ruling_schema(kind: str) -> Mapping[str, Any]:
     """The engine's schema of a kind's ruling fields (cached: it never changes)."""
-    return describe(kind)["ruling"]
+    return cast(Mapping[str, Any], describe(kind)["ruling"])
 
 
 @cache

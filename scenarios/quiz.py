@@ -17,21 +17,23 @@ variant frozen elsewhere (an exam attempt) can be posed again exactly as it was 
 import json
 import random
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils import translation
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy
 
-from polotrainer.rules import Point
+from polotrainer.rules import Field
+from polotrainer.web.messages import Message
 from scenarios import diagram
 from scenarios.glossary_links import link_terms
 from scenarios.localize import pick
 from scenarios.questions import (
     QUESTION_TYPES,
+    AnswerCode,
     AnswerError,
     Question,
     QuestionType,
@@ -40,13 +42,17 @@ from scenarios.questions import (
     ruling_schema,
 )
 from scenarios.spec import Param, ScenarioSpec, spec_of
+from scenarios.spots import FieldSpot
 from scenarios.texts import SectionText, glossary_terms, section_texts
 from scenarios.variants import Variant, VariantError, make_variant, variant_with
 from scenarios.vocabulary import enum_label, player_label, reason_text
 
 __all__ = [
+    "ANSWER_MESSAGES",
+    "AnswerCode",
     "AnswerError",
     "Check",
+    "FieldSpot",
     "Marked",
     "Option",
     "PlaceInput",
@@ -56,8 +62,10 @@ __all__ = [
     "Reason",
     "VariantError",
     "WhatIf",
+    "answer_message",
     "check",
     "grade",
+    "marker",
     "pose",
     "read",
     "read_one",
@@ -65,6 +73,26 @@ __all__ = [
     "what_if",
     "what_if_controls",
 ]
+
+
+#: What a trainee reads when an answer is not of its question's kind: one table for practice,
+#: exams and clinics, a message for every code (tests/site/test_error_codes.py holds it).
+ANSWER_MESSAGES: dict[AnswerCode, Message] = {
+    AnswerCode.MISSING: gettext_lazy("Please answer this question."),
+    AnswerCode.UNKNOWN_OPTION: gettext_lazy("That choice is not one of this question's options."),
+    AnswerCode.UNKNOWN_PLAYER: gettext_lazy("That player is not in this situation."),
+    AnswerCode.NOT_A_NUMBER: gettext_lazy("Please enter a number, for example 3."),
+    AnswerCode.OFF_FIELD: gettext_lazy("That point is off the field: place the ball on the field."),
+    AnswerCode.NOT_AN_ORDER: gettext_lazy(
+        "Give each step a different place: 1 for the first, and so on."
+    ),
+    AnswerCode.UNKNOWN_QUESTION: gettext_lazy("This is not an answer to this question."),
+}
+
+
+def answer_message(code: str) -> str:
+    """The words for an AnswerError's code (a Marked item's `error`), in the active language."""
+    return str(ANSWER_MESSAGES[AnswerCode(code)])
 
 
 # --- posing ------------------------------------------------------------------------------------
@@ -81,11 +109,19 @@ class Option:
 
 @dataclass(frozen=True)
 class PlaceInput:
-    """What a place question's inputs need: the field's size and the tolerance, in yards."""
+    """What a place question's inputs need: the variant's field (the spot typed is measured
+    on it) and the tolerance, in yards."""
 
-    length: float
-    half_width: float
+    field: Field
     tolerance: float
+
+    @property
+    def length(self) -> float:
+        return self.field.length
+
+    @property
+    def half_width(self) -> float:
+        return self.field.half_width
 
 
 @dataclass(frozen=True)
@@ -135,6 +171,8 @@ class Posed:
     situation: SafeString
     diagram: diagram.Diagram | None
     questions: tuple[PosedQuestion, ...]
+    # Written by a course's instructors (Scenario.authored): only those may have a picture.
+    authored: bool = False
 
     @property
     def kind(self) -> str:
@@ -150,7 +188,7 @@ _POSED: "OrderedDict[tuple[str, str, int, str, str], Posed]" = OrderedDict()
 _CACHE_SIZE = 1024
 
 
-def _remember(store: "OrderedDict[Any, Any]", key: Any, value: Any) -> Any:
+def _remember[V](store: "OrderedDict[Any, Any]", key: Any, value: V) -> V:
     store[key] = value
     if len(store) > _CACHE_SIZE:
         store.popitem(last=False)
@@ -170,19 +208,23 @@ def variant_of(scenario: Any, seed: int) -> Variant:
     return _remember(_VARIANTS, key, make_variant(scenario.slug, scenario.data, seed))
 
 
-def pose(scenario: Any, seed: int, lang: str, frozen: Variant | None = None) -> Posed:
+def pose(
+    scenario: Any, seed: int, lang: str, frozen: Variant | None = None, *, texts: bool = True
+) -> Posed:
     """Pose variant `seed` of `scenario` in `lang`; `frozen` poses a variant ruled earlier.
 
+    `texts=False` poses the questions alone, for grading answers given elsewhere (an offline
+    outbox): no title, situation or diagram, which cost more than the ruling; never cached.
     VariantError when no variant can be made for the seed.
     """
     stamp = f"{scenario.updated_at.timestamp():.6f}" if scenario.updated_at else ""
     key = (scenario.slug, scenario.version, seed, lang, stamp)
-    if frozen is None and (found := _POSED.get(key)) is not None:
+    if frozen is None and texts and (found := _POSED.get(key)) is not None:
         return found
     spec = spec_of(scenario)
     variant = frozen or variant_of(scenario, seed)
     questions = build_questions(spec.kind, spec.data, variant.facts, variant.ruling)
-    half_length, half_width = diagram.bounds(variant.facts)
+    ground = diagram.field_of(variant.facts)
     posed_questions = tuple(
         PosedQuestion(
             id=q.id,
@@ -193,16 +235,14 @@ def pose(scenario: Any, seed: int, lang: str, frozen: Variant | None = None) -> 
                 for i, o in enumerate(_offered(q, scenario.slug, seed))
             ),
             tolerance=q.tolerance,
-            place=PlaceInput(half_length * 2, half_width, q.tolerance)
-            if q.type == QuestionType.PLACE
-            else None,
+            place=PlaceInput(ground, q.tolerance) if q.type == QuestionType.PLACE else None,
             source=q,
         )
         for q in questions
     )
     drawn = (
         diagram.diagram_for(variant.facts)
-        if diagram.wants_diagram(spec.kind, [q.type for q in questions])
+        if texts and diagram.wants_diagram(spec.kind, [q.type for q in questions])
         else None
     )
     posed = Posed(
@@ -214,14 +254,17 @@ def pose(scenario: Any, seed: int, lang: str, frozen: Variant | None = None) -> 
         stamp=stamp,
         spec=spec,
         variant=variant,
-        title=variant.render(spec.title.as_dict(), lang) or scenario.title,
+        title=(variant.render(spec.title.as_dict(), lang) or scenario.title) if texts else "",
         situation=link_terms(
             variant.render(spec.situation.as_dict(), lang), lang, glossary_terms(stamp)
-        ),
+        )
+        if texts
+        else SafeString(""),
         diagram=drawn,
         questions=posed_questions,
+        authored=scenario.authored,
     )
-    return posed if frozen is not None else _remember(_POSED, key, posed)
+    return posed if frozen is not None or not texts else _remember(_POSED, key, posed)
 
 
 def _offered(q: Question, slug: str, seed: int) -> list[Any]:
@@ -270,6 +313,18 @@ class Marked:
     def id(self) -> str:
         return self.question.id
 
+    @property
+    def placed(self) -> FieldSpot | None:
+        """Where a place question's typed values put the ball, if they are numbers (the marker
+        a form shows again), whether or not the spot is on the field."""
+        if self.question.type != QuestionType.PLACE:
+            return None
+        try:
+            spot = self.question.source.parse(list(self.values))
+        except AnswerError:
+            return None
+        return spot if isinstance(spot, FieldSpot) else None
+
     def steps(self) -> list[tuple[Option, str]]:
         """An order question's steps with the place given to each (for the form)."""
         values = list(self.values) + [""] * (len(self.question.options) - len(self.values))
@@ -301,26 +356,33 @@ class Check:
 
     @property
     def right_count(self) -> int:
-        return sum(1 for item in self.items if item.correct)
+        return count_right(item.correct for item in self.items)
 
     @property
     def total(self) -> int:
         return len(self.items)
 
 
+def count_right(marks: Iterable[bool | None]) -> int:
+    """How many of these marks are right: the one count of a score, for every app.
+
+    >>> count_right([True, False, True, None])
+    2
+    """
+    return sum(1 for ok in marks if ok)
+
+
 def read_one(posed: Posed, question: PosedQuestion, submitted: Mapping[str, Sequence[str]]) -> Any:
     """One question's answer from the submitted values; AnswerError (with `.code`) if none."""
     if question.type == QuestionType.ORDER:
         return question.source.parse(_order(question, submitted))
-    if question.type == QuestionType.PLACE:
+    if question.type == QuestionType.PLACE and question.place is not None:
+        # The form asks for yards from the fouling team's goal line and across from the centre,
+        # the way an umpire measures; the answer is recorded as the engine's point.
         values = [next(iter(submitted.get(name, ())), "") for name in question.fields]
-        typed = question.source.parse(values)
-        # The form asks for yards from the fouling team's goal line and across from the centre
-        # line, the way an umpire measures; the engine's frame has its origin at the centre.
-        ground = diagram.field_of(posed.variant.facts)
-        spot = Point(typed["x"] - ground.length / 2, typed["y"])
-        if not ground.contains(spot):
-            raise AnswerError("off_field")
+        spot = question.source.parse(values).to_engine(question.place.field)
+        if not question.place.field.contains(spot):
+            raise AnswerError(AnswerCode.OFF_FIELD)
         return {"x": spot.x, "y": spot.y}
     return question.source.parse(list(submitted.get(question.name, ())))
 
@@ -331,12 +393,12 @@ def _order(question: PosedQuestion, submitted: Mapping[str, Sequence[str]]) -> l
     for option in question.options:
         raw = next(iter(submitted.get(f"{question.name}-{option.value}", ())), "").strip()
         if not raw:
-            raise AnswerError("missing")
+            raise AnswerError(AnswerCode.MISSING)
         if not (raw.isascii() and raw.isdigit()):
-            raise AnswerError("not_an_order")
+            raise AnswerError(AnswerCode.NOT_AN_ORDER)
         places.append((int(raw), option.value))
     if sorted(p for p, _ in places) != list(range(1, len(places) + 1)):
-        raise AnswerError("not_an_order")
+        raise AnswerError(AnswerCode.NOT_AN_ORDER)
     return [value for _place, value in sorted(places)]
 
 
@@ -361,6 +423,11 @@ def read(posed: Posed, submitted: Mapping[str, Sequence[str]]) -> tuple[Marked, 
         except AnswerError as exc:
             items.append(Marked(q, values, error=exc.code))
     return tuple(items)
+
+
+def marker(items: Sequence[Marked]) -> FieldSpot | None:
+    """Where the diagram draws the trainee's ball: the first place question's typed spot."""
+    return next((spot for item in items if (spot := item.placed) is not None), None)
 
 
 def grade(posed: Posed, given: Mapping[str, Any]) -> tuple[Marked, ...]:
@@ -435,9 +502,8 @@ def form_values(posed: Posed, question: PosedQuestion, given: Any) -> tuple[str,
     if given is None:
         return ()
     match question.type:
-        case QuestionType.PLACE:
-            half_length = diagram.bounds(posed.variant.facts)[0]
-            return (f"{given['x'] + half_length:g}", f"{given['y']:g}")
+        case QuestionType.PLACE if question.place is not None:
+            return FieldSpot.from_engine(given, question.place.field).form_values()
         case QuestionType.BOOL:
             return ("true" if given else "false",)
         case QuestionType.MULTI | QuestionType.PLAYERS:
@@ -506,7 +572,7 @@ def _alternatives(param: Param, current: Any) -> list[Any]:
 
 def _distance(param: Param, current: Any, value: Any) -> float:
     if param.type == "int" and param.max > param.min:
-        return abs(value - current) / (param.max - param.min)
+        return float(abs(value - current) / (param.max - param.min))
     return 0.5
 
 
@@ -543,14 +609,20 @@ def answer_text(posed: Posed, question: PosedQuestion, value: Any) -> str:
                 return " → ".join(
                     f"{n}. {labels.get(v, str(v))}" for n, v in enumerate(value, start=1)
                 )
-            case QuestionType.PLACE:
-                return place_text(value, diagram.bounds(posed.variant.facts)[0])
+            case QuestionType.PLACE if question.place is not None:
+                return FieldSpot.from_engine(value, question.place.field).words()
         return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def recorded_text(spec: ScenarioSpec, question: str, value: Any, lang: str) -> str:
-    """A recorded answer (the trainee's or the engine's, as stored) in words, without making
-    the variant again: for the history, its export and statistics, which never re-rule."""
+def recorded_text(
+    spec: ScenarioSpec, question: str, value: Any, lang: str, field: Field | None = None
+) -> str:
+    """A recorded answer (the trainee's or the engine's, as stored) in words, without ruling
+    the variant again: for the history, its export and statistics, which never re-rule.
+
+    A spot is stored in the engine's frame, so it reads only on its variant's field: `field`,
+    which the caller passes when `needs_field` says so (else the field the content fixes).
+    """
     entry = next((q for q in spec.questions if q.id == question), None)
     if entry is None or value is None:
         return "" if value is None else json.dumps(value, ensure_ascii=False)
@@ -559,13 +631,36 @@ def recorded_text(spec: ScenarioSpec, question: str, value: Any, lang: str) -> s
     except (KeyError, ValueError):  # a kind or a field the engine no longer has
         return json.dumps(value, ensure_ascii=False)
     try:
-        return _recorded_text(spec, entry.ask, qtype, value, lang)
+        return _recorded_text(spec, entry.ask, qtype, value, lang, field or _content_field(spec))
     except (KeyError, TypeError, ValueError, AttributeError):
         # A stored answer whose shape the content no longer has: show it as stored.
         return json.dumps(value, ensure_ascii=False)
 
 
-def _recorded_text(spec: ScenarioSpec, ask: str, qtype: QuestionType, value: Any, lang: str) -> str:
+def needs_field(spec: ScenarioSpec, question: str) -> bool:
+    """Whether a recorded answer to `question` reads only on its own variant's field: a spot,
+    in a scenario whose parameters set the field's size."""
+    entry = next((q for q in spec.questions if q.id == question), None)
+    try:
+        asks = ruling_schema(spec.kind)[entry.ask]["type"] if entry is not None else None
+    except (KeyError, ValueError):  # a kind or a field the engine no longer has
+        return False
+    spot = QUESTION_TYPES.get(str(asks)) == QuestionType.PLACE
+    return spot and _content_field(spec) is None
+
+
+def _content_field(spec: ScenarioSpec) -> Field | None:
+    """The field every variant of the scenario is played on, if its content fixes it (None
+    when a parameter sets it, "{length}")."""
+    try:
+        return diagram.field_of(spec.data.get("facts", {}))
+    except (TypeError, ValueError):
+        return None
+
+
+def _recorded_text(
+    spec: ScenarioSpec, ask: str, qtype: QuestionType, value: Any, lang: str, field: Field | None
+) -> str:
     with translation.override(lang):
         if qtype in {QuestionType.CHOICE, QuestionType.MULTI, QuestionType.ORDER}:
             enum = ruling_enum(spec.kind, ask)
@@ -586,51 +681,10 @@ def _recorded_text(spec: ScenarioSpec, ask: str, qtype: QuestionType, value: Any
         if qtype == QuestionType.PLAYERS:
             return ", ".join(pick(player_label({"id": v}), lang) for v in value) or _("none")
         if qtype == QuestionType.PLACE and isinstance(value, Mapping):
-            return place_text(value, _half_length(spec))
+            if field is None:  # its variant can no longer be made: as stored, never a guess
+                return json.dumps(value, ensure_ascii=False)
+            return FieldSpot.from_engine(value, field).words()
     return f"{value:g}" if isinstance(value, float) else str(value)
-
-
-def _half_length(spec: ScenarioSpec) -> float:
-    length = (spec.data.get("facts", {}).get("field") or {}).get("length")
-    return float(length) / 2 if isinstance(length, int | float) else 150.0
-
-
-def place_text(value: Mapping[str, float], half_length: float) -> str:
-    """A spot in the words an umpire uses: yards from the goal line, left or right of centre.
-
-    Left and right are as seen from behind the fouling team's goal, looking up the field (the
-    top of the diagram is the left).
-    """
-    along = value["x"] + half_length
-    across = value["y"]
-    from_line = ngettext(
-        "%(yards)s yard from the fouling team's goal line",
-        "%(yards)s yards from the fouling team's goal line",
-        _plural(along),
-    ) % {"yards": _number(along)}
-    if abs(across) < 0.05:
-        side = _("level with the centre of the goal")
-    elif across > 0:
-        side = ngettext(
-            "%(yards)s yard left of the centre",
-            "%(yards)s yards left of the centre",
-            _plural(across),
-        ) % {"yards": _number(abs(across))}
-    else:
-        side = ngettext(
-            "%(yards)s yard right of the centre",
-            "%(yards)s yards right of the centre",
-            _plural(across),
-        ) % {"yards": _number(abs(across))}
-    return _("%(from_line)s, %(side)s") % {"from_line": from_line, "side": side}
-
-
-def _number(value: float) -> str:
-    return f"{round(value, 1):g}"
-
-
-def _plural(value: float) -> int:
-    return 1 if abs(round(value, 1)) == 1 else 2
 
 
 # --- what if -----------------------------------------------------------------------------------

@@ -257,7 +257,3 @@ def fresh_seed() -> int:
 def fresh_exam_seed() -> int:
     """A new random seed for an exam's variant, from the range practice refuses."""
     return random.SystemRandom().randint(EXAM_SEEDS.start, EXAM_SEEDS.stop - 1)
-
-
-def is_exam_seed(seed: int) -> bool:
-    return seed in EXAM_SEEDS

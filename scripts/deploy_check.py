@@ -4,8 +4,9 @@ CI runs this after the tests (.ci/run). It clones the committed HEAD into a temp
 runs the README's block of production commands there verbatim (DEBUG off, internet profile,
 behind a pretend proxy: the requests carry X-Forwarded-Proto/For as the proxy would), waits for
 /healthz, and checks: /it/ is Italian (the catalogs were compiled), static files are served
-hashed and compressed, the HTTPS recipe holds (redirect, HSTS, Secure cookies, CSP), and a
-clinic's event stream pushes a change on an open connection (the server is ASGI). Then it
+hashed and compressed, the HTTPS recipe holds (redirect, HSTS, Secure cookies, CSP), a
+clinic's event stream pushes a change on an open connection (the server is ASGI), and the
+server logged no error, though the check leaves the stream as a phone would. Then it
 starts the same build in the club LAN profile and checks plain HTTP works with no HTTPS-only
 header. `manage.py check --deploy` must be clean in the internet profile and name only the
 HTTPS-only warnings in the LAN profile. Stdlib only; prints what it checked; exits 1 on failure.
@@ -235,6 +236,14 @@ def _next_state(stream) -> tuple[int, str]:  # type: ignore[no-untyped-def]
             data.append(line[6:])
 
 
+def check_log_clean(log: Path) -> None:
+    """The server's log holds no error: the stream the check left mid-event, like a phone
+    losing the Wi-Fi, is not one."""
+    lines = log.read_text(errors="replace").splitlines()
+    errors = [line for line in lines if "Traceback" in line or "ERROR" in line]
+    check(not errors, f"the server logged no error {errors[:3]}")
+
+
 def check_lan(base: str) -> None:
     status, headers, body = get(base, "/it/account/login/")
     check(status == 200 and ">Accedi<" in body.decode(), "LAN: plain HTTP serves the pages")
@@ -266,6 +275,7 @@ def deploy_check(clone: Path) -> None:
         check_clinic_event_stream(f"http://127.0.0.1:{port}", python, clone, env)
     finally:
         stop(proc)
+    check_log_clean(log)
 
     python = str(clone / ".venv" / "bin" / "python")
     codes = deploy_codes(python, clone, env)

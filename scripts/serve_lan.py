@@ -6,8 +6,8 @@ keeps them outside the repository, in ~/.config/polotrainer/ (or $POLOTRAINER_CO
 by you only; later runs reuse them, so sessions and signed certificates stay valid. Then it
 builds what a production start needs (catalogs, static files, migrations, the bundled content)
 and serves with the LAN profile (plain HTTP, DEBUG off, the allowed host set to the laptop's LAN
-address) through uvicorn, never the development server. It prints the address and a QR code
-of it for the phones.
+address) through scripts/serve.py, as production does, never the development server. It prints
+the address and a QR code of it for the phones.
 
     scripts/serve_lan.py                   # the address of the default route, port 8000
     scripts/serve_lan.py --address 192.168.1.20 --port 8080
@@ -110,8 +110,8 @@ def main() -> None:
         prepare(env)
     url = f"http://{address}:{options.port}/"
     print(f"\npolotrainer on the LAN: {url}")
-    print(f"Phones join at {url}it/play/ (or the QR code on the projector).")
-    print("Instructors: log in, then My clinics (/it/clinics/). Stop with Ctrl+C.\n")
+    print(f"Phones join at {url}play/ (or the QR code on the projector), in their own language.")
+    print(f"Instructors: log in, then My clinics ({url}clinics/). Stop with Ctrl+C.\n")
     segno.make(url, error="m").terminal(compact=True)
     sys.stdout.flush()
     args = command(env)

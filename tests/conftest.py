@@ -1,9 +1,26 @@
 """The people in a story and the settings every test shares."""
 
+from collections.abc import Iterator
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import override_settings
 
 PASSWORD = "correct-horse-battery-staple-42"
+
+#: Every password of the suite is hashed with MD5: the real hasher (PBKDF2, a million rounds
+#: by design) costs a quarter of a second per log-in form and per user made, and hashing
+#: strength is Django's concern, not these tests'. Production keeps Django's default hashers
+#: (polotrainer/settings.py sets none).
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fast_password_hasher() -> Iterator[None]:
+    """For the whole session, module-scoped fixtures included (they run before any test's
+    `settings` fixture); override_settings clears Django's cached hasher list."""
+    with override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+        yield
 
 
 @pytest.fixture

@@ -11,9 +11,12 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -97,18 +100,29 @@ class Database:
 
 
 class Server:
-    """One server process (uvicorn through scripts/serve.py) on a database."""
+    """One server process (scripts/serve.py, README's production command) on a database; what
+    it writes (its log, LOG_LEVEL WARNING) goes to a file, read by `log()`."""
 
-    def __init__(self, database: Database, workers: int = 1) -> None:
+    def __init__(
+        self, database: Database, workers: int = 1, env: dict[str, str] | None = None
+    ) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = {
             **database.env,
             "BIND": f"127.0.0.1:{self.port}",
             "WEB_CONCURRENCY": str(workers),
+            "LOG_LEVEL": "WARNING",
+            **(env or {}),
         }
+        # Closed by stop(), when the server is done writing to it.
+        self.output = tempfile.NamedTemporaryFile(prefix="polotrainer-server-", suffix=".log")  # noqa: SIM115
         self.process = subprocess.Popen(
-            [PYTHON, str(ROOT / "scripts" / "serve.py")], env=env, cwd=ROOT
+            [PYTHON, str(ROOT / "scripts" / "serve.py")],
+            env=env,
+            cwd=ROOT,
+            stdout=self.output,
+            stderr=subprocess.STDOUT,
         )
         for _ in range(200):
             try:
@@ -116,7 +130,11 @@ class Server:
                 return
             except OSError:
                 time.sleep(0.1)
-        raise RuntimeError("the server did not start")
+        raise RuntimeError(f"the server did not start:\n{self.log()}")
+
+    def log(self) -> str:
+        """Everything the server has written so far."""
+        return Path(self.output.name).read_text(errors="replace")
 
     def stop(self) -> None:
         self.process.terminate()
@@ -125,6 +143,21 @@ class Server:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        self.output.close()
+
+
+@contextmanager
+def served(prefix: str) -> Iterator[tuple[Database, Server]]:
+    """A database of its own and one server on it (for a test module's fixture), both gone
+    afterwards."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        database = Database(Path(tmp))
+        running = Server(database)
+        try:
+            yield database, running
+        finally:
+            running.stop()
+            database.drop()
 
 
 #: Makes an instructor with a logged-in session and a clinic; gives the ids, PIN and cookie.
@@ -133,7 +166,7 @@ from django.contrib.auth import (
     BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model,
 )
 from django.contrib.sessions.backends.db import SessionStore
-from polotrainer.courses import roles
+from polotrainer.umpires import roles
 from polotrainer.clinics import sessions
 from scenarios.models import Scenario
 user, _ = get_user_model().objects.get_or_create(
@@ -147,7 +180,7 @@ store[HASH_SESSION_KEY] = user.get_session_auth_hash()
 store.create()
 chosen = list(Scenario.objects.filter(slug__in=SLUGS))
 clinic = sessions.create(
-    user, "Stream clinic", sessions.Source("scenarios", scenarios=chosen), rounds=5
+    user, "Stream clinic", sessions.Source("scenarios", scenarios=chosen), rounds=len(SLUGS)
 )
 result = {"id": clinic.pk, "pin": clinic.pin, "session": store.session_key}
 """
@@ -179,6 +212,85 @@ result = answer_form(ClinicSession.objects.get(pk=CLINIC))
 """
 
 
+#: An open exam drawing every scenario of SLUGS (or, with SLUGS None, COUNT of the scenarios
+#: asking two questions or more), N trainees in its cohort with a logged-in session and an open
+#: attempt each; per attempt its slots, and per slot each question's own form answering it
+#: rightly, as the attempt page's forms send it.
+EXAM = """
+from datetime import timedelta
+from django.contrib.auth import (
+    BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model,
+)
+from django.contrib.sessions.backends.db import SessionStore
+from django.utils import timezone
+from polotrainer.courses import codes
+from polotrainer.courses.exams import attempts
+from polotrainer.courses.models import Cohort, Course, Membership
+from polotrainer.courses.exams.models import Exam, Review
+from scenarios.models import Scenario
+from tests.courses.test_exam_flow import right_form
+now = timezone.now()
+if SLUGS is None:
+    chosen = [s for s in Scenario.objects.live().order_by("slug") if len(s.data["question"]) >= 2]
+    chosen = chosen[:COUNT]
+else:
+    chosen = list(Scenario.objects.filter(slug__in=SLUGS))
+course = Course.objects.create(title_it="Corso", title_en="Course", track="outdoor", year=2026)
+cohort = Cohort(course=course, name=PREFIX)
+codes.give_new_code(cohort)
+exam = Exam.objects.create(
+    cohort=cohort, title_it="Esame", title_en="Exam", pass_percent=95, time_limit_minutes=60,
+    opens_at=now - timedelta(hours=1), closes_at=now + timedelta(days=1), attempts_allowed=1,
+    review_after_submit=Review.MARKS, review_after_close=Review.ANSWERS,
+    blueprint=[{"title_it": "Tutto", "title_en": "All", "count": len(chosen),
+                "scenarios": [s.pk for s in chosen]}],
+)
+result = []
+for n in range(N):
+    user = get_user_model().objects.create_user(f"{PREFIX}{n}")
+    Membership.objects.create(cohort=cohort, user=user)
+    store = SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    attempt = attempts.start(exam, user, now)
+    slots = []
+    for slot in attempt.slots.select_related("scenario").order_by("position"):
+        form = right_form(slot)
+        questions = [
+            {name: form.get(name, []) for name in q.fields} | {"question": q.id}
+            for q in attempts.posed(slot, "en").questions
+        ]
+        slots.append({"position": slot.position, "questions": questions})
+    result.append({"session": store.session_key, "attempt": attempt.pk, "slots": slots})
+"""
+
+
+def exam(
+    database: Database, prefix: str, n: int, slugs: list[str] | None = None, count: int = 1
+) -> list[dict[str, Any]]:
+    return database.query(
+        f"PREFIX = {prefix!r}\nN = {n}\nSLUGS = {slugs!r}\nCOUNT = {count}\n" + EXAM
+    )
+
+
+#: Every round's answer forms (all right, all wrong), by position, with the round's scenario.
+FORMS = """
+from polotrainer.clinics.models import Round
+from scenarios import quiz
+from tests.clinics.conftest import round_form
+result = {}
+for r in Round.objects.filter(session_id=CLINIC).select_related("scenario"):
+    posed = quiz.pose(r.scenario, r.seed, "en")
+    result[r.position] = {
+        "slug": r.scenario.slug,
+        "right": round_form(posed, r.pk, right=True),
+        "wrong": round_form(posed, r.pk, right=False),
+    }
+"""
+
+
 def setup(database: Database, slugs: list[str]) -> dict[str, Any]:
     return database.query(f"SLUGS = {slugs!r}\n" + SETUP)
 
@@ -189,3 +301,7 @@ def participants(database: Database, clinic: int, n: int) -> list[str]:
 
 def form(database: Database, clinic: int) -> dict[str, Any]:
     return database.query(f"CLINIC = {clinic}\n" + FORM)
+
+
+def forms(database: Database, clinic: int) -> dict[int, dict[str, Any]]:
+    return {int(k): v for k, v in database.query(f"CLINIC = {clinic}\n" + FORMS).items()}

@@ -8,14 +8,18 @@ from django.utils.translation import gettext_lazy as _
 
 from polotrainer.certificates import issuing, revocations, signing
 from polotrainer.certificates.models import CourseSetting, Kind, TrustedIssuer
+from polotrainer.web import inputs
+from polotrainer.web.messages import Message
 
-NAME_ERRORS = {
-    "empty": _("Write your full name."),
-    "long": _("A name of at most 120 characters, please."),
-    "one_word": _(
+NAME_ERRORS: dict[issuing.NameCode, Message] = {
+    issuing.NameCode.EMPTY: _("Write your full name."),
+    issuing.NameCode.LONG: _("A name of at most 120 characters, please."),
+    issuing.NameCode.ONE_WORD: _(
         "Write your first name and your surname, as on an identity document: at least two words."
     ),
-    "characters": _("A name has letters only (apostrophes, dots and hyphens are fine)."),
+    issuing.NameCode.CHARACTERS: _(
+        "A name has letters only (apostrophes, dots and hyphens are fine)."
+    ),
 }
 
 
@@ -82,7 +86,7 @@ class RevokeForm(forms.Form):
         return reason
 
 
-class SettingForm(forms.ModelForm):
+class SettingForm(forms.ModelForm[CourseSetting]):
     class Meta:
         model = CourseSetting
         fields = ("validity_years",)
@@ -121,6 +125,6 @@ class ImportForm(forms.Form):
     revocations = forms.CharField(
         label=_("Revocation list"),
         max_length=revocations.MAX_LIST,
-        widget=forms.Textarea(attrs={"rows": 4}),
+        widget=inputs.Textarea(attrs={"rows": 4}),
         help_text=_("Paste the text of the list another site exported."),
     )

@@ -11,8 +11,10 @@ import re
 import secrets
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
+from enum import StrEnum
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
@@ -23,6 +25,7 @@ from polotrainer.certificates.models import (
     Certificate,
     CourseSetting,
     HolderName,
+    IssuerProfile,
     Kind,
     TrustedIssuer,
 )
@@ -38,10 +41,19 @@ DEFAULT_VALIDITY = 2
 NAME_WORD = re.compile(r"^[^\W\d_]+(?:['\u2019.\-][^\W\d_]*)*$")
 
 
+class NameCode(StrEnum):
+    """Why a full name is not one."""
+
+    EMPTY = "empty"
+    LONG = "long"
+    ONE_WORD = "one_word"
+    CHARACTERS = "characters"
+
+
 class NameProblem(ValueError):
     """A full name that is not one: `code` says why."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: NameCode) -> None:
         super().__init__(code)
         self.code = code
 
@@ -50,14 +62,14 @@ def clean_full_name(text: str) -> str:
     """The name with spaces tidied; NameProblem unless it has two words or more of letters."""
     name = " ".join(str(text).split())
     if not name:
-        raise NameProblem("empty")
+        raise NameProblem(NameCode.EMPTY)
     if len(name) > 120:
-        raise NameProblem("long")
+        raise NameProblem(NameCode.LONG)
     words = name.split(" ")
     if len(words) < 2:
-        raise NameProblem("one_word")
+        raise NameProblem(NameCode.ONE_WORD)
     if not all(NAME_WORD.match(w) for w in words):
-        raise NameProblem("characters")
+        raise NameProblem(NameCode.CHARACTERS)
     return name
 
 
@@ -112,13 +124,14 @@ def issue(
     kind: str,
     by: User | None = None,
     attempt_id: int | None = None,
-    exam_title: str = "",
+    exam_titles: tuple[str, str] = ("", ""),
     score_percent: float | None = None,
     on: date | None = None,
 ) -> Certificate:
     """A new certificate for `user` in `cohort`, signed if the name and the key are there."""
     course = cohort.course
     day = on or timezone.localdate()
+    issuer = IssuerProfile.objects.first()
     score = None
     if score_percent is not None:
         score = Decimal(str(score_percent)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
@@ -134,11 +147,14 @@ def issue(
         track=course.track,
         year=course.year,
         attempt_id=attempt_id,
-        exam_title=str(exam_title or "").strip()[:200],
+        exam_title_it=exam_titles[0].strip()[:200],
+        exam_title_en=exam_titles[1].strip()[:200],
         score_percent=score,
         issued_by=by,
         issued_by_name=person_name(by) if by else "",
         issuer_name=issuer_name(),
+        place=issuer.place if issuer else "",
+        logo=(issuer.logo_id or "") if issuer else "",
         issued_on=day,
         expires_on=add_years(day, validity_years(course)),
     )
@@ -171,16 +187,19 @@ def claims_of(certificate: Certificate, key_id: str) -> signing.Claims:
         course_en=certificate.course_title_en,
         track=certificate.track,
         year=certificate.year,
-        exam=certificate.exam_title,
+        exam_it=certificate.exam_title_it,
+        exam_en=certificate.exam_title_en,
         score="" if certificate.score_percent is None else str(certificate.score_percent),
         issued=certificate.issued_on,
         expires=certificate.expires_on,
         issuer=certificate.issuer_name,
         issued_by=certificate.issued_by_name,
+        place=certificate.place,
+        logo=certificate.logo,
     )
 
 
-def own_issuer(key: signing.Ed25519PrivateKey) -> TrustedIssuer:
+def own_issuer(key: Ed25519PrivateKey) -> TrustedIssuer:
     """The install's key as a trusted issuer, recorded the first time it signs."""
     public = key.public_key()
     issuer, _created = TrustedIssuer.objects.get_or_create(
@@ -254,7 +273,8 @@ def on_exam_passed(
     user: User,
     course: Course,
     cohort: Cohort,
-    exam_title: str,
+    exam_title_it: str,
+    exam_title_en: str,
     score_percent: float,
     passed_at: datetime,
     **kwargs: Any,
@@ -268,7 +288,7 @@ def on_exam_passed(
             cohort=cohort,
             kind=Kind.EXAM,
             attempt_id=attempt_id,
-            exam_title=exam_title,
+            exam_titles=(str(exam_title_it), str(exam_title_en)),
             score_percent=score_percent,
             on=timezone.localdate(passed_at),
         )

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from polotrainer.courses.models import Cohort, Course, Track
+from scenarios.localize import localize
 
 
 class Kind(models.TextChoices):
@@ -72,9 +73,40 @@ class TrustedIssuer(models.Model):
         return f"{self.name} ({self.key_id})"
 
 
+class IssuerLogo(models.Model):
+    """An issuing body's logo as the app re-encoded it (PNG), named by its digest, which the
+    certificates that show it sign (payload version 3). Kept while any certificate names it."""
+
+    digest = models.CharField(max_length=32, primary_key=True)
+    png = models.BinaryField()
+    width = models.PositiveSmallIntegerField()
+    height = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"logo {self.digest}"
+
+
+class IssuerProfile(models.Model):
+    """The issuing body as staff set it (one row): the place and logo new certificates carry.
+    The name stays CERTIFICATE_ISSUER_NAME, which the install's key is recorded under."""
+
+    place = models.CharField(_("place"), max_length=120, blank=True)
+    logo = models.ForeignKey(
+        IssuerLogo, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    updated_at = models.DateTimeField(default=timezone.now)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+
+    def __str__(self) -> str:
+        return f"issuer at {self.place}"
+
+
 class Certificate(models.Model):
-    code = models.CharField(max_length=10, unique=True)
-    kind = models.CharField(max_length=12, choices=Kind.choices)
+    code = models.CharField(_("code"), max_length=10, unique=True)
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
     # The holder: the account while it exists; the name is copied (and signed) on the
     # certificate. Empty while pending: the holder must give it before it can be printed.
     user = models.ForeignKey(
@@ -84,7 +116,7 @@ class Certificate(models.Model):
         blank=True,
         related_name="certificates",
     )
-    holder_name = models.CharField(max_length=120, blank=True)
+    holder_name = models.CharField(_("holder"), max_length=120, blank=True)
     language = models.CharField(max_length=2, choices=settings.LANGUAGES, default="it")
     course = models.ForeignKey(
         Course, on_delete=models.SET_NULL, null=True, blank=True, related_name="certificates"
@@ -93,12 +125,13 @@ class Certificate(models.Model):
         Cohort, on_delete=models.SET_NULL, null=True, blank=True, related_name="certificates"
     )
     course_title_it = models.CharField(max_length=200)
-    course_title_en = models.CharField(max_length=200)
+    course_title_en = models.CharField(_("course title in English"), max_length=200)
     track = models.CharField(max_length=10, choices=Track.choices)
     year = models.PositiveSmallIntegerField()
     # For an exam: the exam attempt it was issued for (one live certificate per attempt).
     attempt_id = models.BigIntegerField(null=True, blank=True)
-    exam_title = models.CharField(max_length=200, blank=True)
+    exam_title_it = models.CharField(max_length=200, blank=True)
+    exam_title_en = models.CharField(max_length=200, blank=True)
     score_percent = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True)
     issued_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -109,8 +142,11 @@ class Certificate(models.Model):
     )
     issued_by_name = models.CharField(max_length=120, blank=True)
     issuer_name = models.CharField(max_length=120)
-    issued_on = models.DateField()
-    expires_on = models.DateField()
+    # Version 3 on: where it was issued, and the digest of the issuer's logo (IssuerLogo).
+    place = models.CharField(max_length=120, blank=True)
+    logo = models.CharField(max_length=32, blank=True)
+    issued_on = models.DateField(_("issued on"))
+    expires_on = models.DateField(_("expires on"))
     created_at = models.DateTimeField(default=timezone.now)
     # What was signed, exactly, and the signature: the QR code carries both.
     key_id = models.CharField(max_length=16, blank=True)
@@ -128,6 +164,8 @@ class Certificate(models.Model):
 
     class Meta:
         ordering = ["-issued_on", "-pk"]
+        verbose_name = _("certificate")
+        verbose_name_plural = _("certificates")
         constraints = [
             models.UniqueConstraint(
                 fields=["attempt_id"],
@@ -144,6 +182,11 @@ class Certificate(models.Model):
     def pending(self) -> bool:
         """Not signed yet: the holder's name is missing (or the install has no key yet)."""
         return not self.signature
+
+    @property
+    def exam_title(self) -> str:
+        """The exam's title in the page's language ("" for a certificate of no exam)."""
+        return localize(self, "exam_title")
 
     @property
     def grouped_code(self) -> str:

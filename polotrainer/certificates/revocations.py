@@ -9,6 +9,7 @@ not un-revoke anything); a newer list replaces the issuer's entries as a whole.
 
 import json
 from datetime import UTC, date, datetime
+from enum import StrEnum
 
 from django.db import transaction
 from django.utils import timezone
@@ -26,10 +27,21 @@ VERSION = 1
 MAX_LIST = 4_000_000
 
 
+class ListCode(StrEnum):
+    """Why a revocation list cannot be exported or imported."""
+
+    NO_KEY = "no_key"
+    MALFORMED = "malformed"
+    UNKNOWN_ISSUER = "unknown_issuer"
+    OWN = "own"
+    BAD_SIGNATURE = "bad_signature"
+    OLDER = "older"
+
+
 class ListProblem(ValueError):
     """A revocation list that cannot be imported: `code` says why."""
 
-    def __init__(self, code: str, detail: str = "") -> None:
+    def __init__(self, code: ListCode, detail: str = "") -> None:
         super().__init__(detail or code)
         self.code = code
 
@@ -38,7 +50,7 @@ def export(now: datetime | None = None) -> str:
     """This install's revocation list, signed with its key."""
     key = signing.signing_key()
     if key is None:
-        raise ListProblem("no_key", "this install has no signing key (README: Certificates)")
+        raise ListProblem(ListCode.NO_KEY, "this install has no signing key (README: Certificates)")
     issuer = issuing.own_issuer(key)
     revoked = (
         Certificate.objects.filter(revoked_at__isnull=False)
@@ -62,29 +74,38 @@ def load(text: str) -> RevocationList:
         payload, signature = signing.split(text.strip(), limit=MAX_LIST)
         body = json.loads(payload.decode("utf-8"))
     except (signing.BadToken, UnicodeDecodeError, ValueError):
-        raise ListProblem("malformed", "not a revocation list") from None
+        raise ListProblem(ListCode.MALFORMED, "not a revocation list") from None
     if not isinstance(body, dict) or body.get("v") != VERSION:
-        raise ListProblem("malformed", "not a version 1 revocation list")
+        raise ListProblem(ListCode.MALFORMED, "not a version 1 revocation list")
     issuer = TrustedIssuer.objects.filter(key_id=str(body.get("kid"))).first()
     if issuer is None:
-        raise ListProblem("unknown_issuer", f"no trusted issuer has key id {body.get('kid')!r}")
+        raise ListProblem(
+            ListCode.UNKNOWN_ISSUER, f"no trusted issuer has key id {body.get('kid')!r}"
+        )
     if issuer.own:
-        raise ListProblem("own", "this is this install's own list")
+        raise ListProblem(ListCode.OWN, "this is this install's own list")
     try:
         signing.check(payload, signature, signing.parse_public(issuer.public_key))
     except (signing.BadToken, ValueError):
-        raise ListProblem("bad_signature", "the signature does not match the key") from None
+        raise ListProblem(ListCode.BAD_SIGNATURE, "the signature does not match the key") from None
     try:
         listed_at = datetime.fromisoformat(str(body["at"]))
         entries = {str(code): date.fromisoformat(str(day)) for code, day in body["revoked"]}
     except (KeyError, TypeError, ValueError):
-        raise ListProblem("malformed", "the list's entries are not codes and dates") from None
+        raise ListProblem(
+            ListCode.MALFORMED, "the list's entries are not codes and dates"
+        ) from None
     if timezone.is_naive(listed_at):
-        raise ListProblem("malformed", "the list's time has no time zone")
+        raise ListProblem(ListCode.MALFORMED, "the list's time has no time zone")
     with transaction.atomic():
-        current = RevocationList.objects.select_for_update().filter(issuer=issuer).first()
+        # The issuer's row, which exists before its first list does: two imports of the same
+        # issuer's lists run one after the other, and the second reads what the first stored.
+        TrustedIssuer.objects.select_for_update().filter(pk=issuer.pk).first()
+        current = RevocationList.objects.filter(issuer=issuer).first()
         if current is not None and listed_at <= current.listed_at:
-            raise ListProblem("older", f"not newer than the list imported ({current.listed_at})")
+            raise ListProblem(
+                ListCode.OLDER, f"not newer than the list imported ({current.listed_at})"
+            )
         ForeignRevocation.objects.filter(issuer=issuer).delete()
         ForeignRevocation.objects.bulk_create(
             ForeignRevocation(issuer=issuer, code=code[:10], revoked_on=day)

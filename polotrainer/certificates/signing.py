@@ -17,7 +17,8 @@ import binascii
 import hashlib
 import json
 import os
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-PAYLOAD_VERSION = 1
+from scenarios.localize import localize
+
 KEY_PREFIX = "ed25519:"
 MAX_TOKEN = 4000  # a certificate's token is about 500 characters; refuse long ones unread
 DEV_KEY_FILE = (
@@ -175,8 +177,21 @@ def check(payload: bytes, signature: bytes, key: Ed25519PublicKey) -> None:
 
 # --- a certificate's payload ------------------------------------------------------------------
 
-#: Field order of the payload, version 1: a JSON array, so it stays short in the QR code.
-FIELDS = (
+
+@dataclass(frozen=True)
+class Layout:
+    """One version of the payload: its fields in order (a JSON array, so it stays short in the
+    QR code), and the fields it carries for several of the claims at once."""
+
+    fields: tuple[str, ...]
+    # field -> the claims it stands for: version 1's one exam title is both languages' title.
+    shared: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def claims_of(self, field_name: str) -> tuple[str, ...]:
+        return self.shared.get(field_name, (field_name,))
+
+
+_V1 = (
     "version",
     "key_id",
     "code",
@@ -194,6 +209,41 @@ FIELDS = (
     "issuer",
     "issued_by",
 )
+#: Version 2: the exam's title in both languages, as the instructor typed them.
+_V2 = (
+    "version",
+    "key_id",
+    "code",
+    "name",
+    "language",
+    "kind",
+    "course_it",
+    "course_en",
+    "track",
+    "year",
+    "exam_it",
+    "exam_en",
+    "score",
+    "issued",
+    "expires",
+    "issuer",
+    "issued_by",
+)
+#: Version 3: where it was issued (a place, "" for none) and the issuing body's logo, named by
+#: the digest of the image's bytes (`logos.digest`, "" for none), so the signature covers the
+#: very picture the print and verify pages show.
+_V3 = (*_V2, "place", "logo")
+#: Every payload version this app has signed, and reads: a certificate verifies as it was signed
+#: for as long as its key is trusted. A new version is one more row (with defaults on `Claims`
+#: for what older versions do not say); `PAYLOAD_VERSION`, the newest, is what `sign` writes.
+LAYOUTS: dict[int, Layout] = {
+    1: Layout(_V1, shared={"exam": ("exam_it", "exam_en")}),
+    2: Layout(_V2),
+    3: Layout(_V3),
+}
+PAYLOAD_VERSION = max(LAYOUTS)
+_INTS = frozenset({"version", "year"})
+_DATES = frozenset({"issued", "expires"})
 
 
 @dataclass(frozen=True)
@@ -210,39 +260,60 @@ class Claims:
     course_en: str
     track: str
     year: int
-    exam: str
+    exam_it: str  # "" without an exam
+    exam_en: str
     score: str  # "96.5", or "" without an exam
     issued: date
     expires: date
     issuer: str
     issued_by: str
+    place: str = ""  # version 3 on; older versions say none
+    logo: str = ""
+
+    def exam(self, lang: str | None = None) -> str:
+        """The exam's title in a language (the page's by default), "" without an exam."""
+        return localize(self, "exam", lang)
 
     def encode(self) -> bytes:
-        values = [getattr(self, f) for f in FIELDS]
-        values[FIELDS.index("issued")] = self.issued.isoformat()
-        values[FIELDS.index("expires")] = self.expires.isoformat()
+        """The canonical payload in this claims' own version; ValueError if it cannot say them."""
+        layout = LAYOUTS[self.version]
+        said_by_layout = {claim for name in layout.fields for claim in layout.claims_of(name)}
+        for name in ("place", "logo"):
+            if name not in said_by_layout and getattr(self, name):
+                raise ValueError(f"payload version {self.version} cannot say {name}")
+        values: list[Any] = []
+        for name in layout.fields:
+            said = {getattr(self, claim) for claim in layout.claims_of(name)}
+            if len(said) != 1:
+                raise ValueError(f"payload version {self.version} has one {name} for {said}")
+            value = said.pop()
+            values.append(value.isoformat() if isinstance(value, date) else value)
         return json.dumps(values, ensure_ascii=False, separators=(",", ":")).encode()
 
     @classmethod
     def decode(cls, payload: bytes) -> "Claims":
-        """The claims of a payload; BadToken unless it is exactly a version-1 payload."""
+        """The claims of a payload; BadToken unless it is exactly a payload of a known version."""
         try:
             values = json.loads(payload.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
             raise BadToken("not JSON") from None
-        if not isinstance(values, list) or len(values) != len(FIELDS):
+        if not isinstance(values, list) or not values or type(values[0]) is not int:
             raise BadToken("not a certificate payload")
-        data = dict(zip(FIELDS, values, strict=True))
-        ints = {"version", "year"}
-        for name, value in data.items():
-            wanted = int if name in ints else str
+        layout = LAYOUTS.get(values[0])
+        if layout is None:
+            raise BadToken("unknown payload version")
+        if len(values) != len(layout.fields):
+            raise BadToken("not a certificate payload")
+        data: dict[str, Any] = {}
+        for name, value in zip(layout.fields, values, strict=True):
+            wanted = int if name in _INTS else str
             if type(value) is not wanted:
                 raise BadToken(f"{name} has the wrong type")
-        if data["version"] != PAYLOAD_VERSION:
-            raise BadToken("unknown payload version")
+            for claim in layout.claims_of(name):
+                data[claim] = value
         try:
-            data["issued"] = date.fromisoformat(data["issued"])
-            data["expires"] = date.fromisoformat(data["expires"])
+            for name in _DATES:
+                data[name] = date.fromisoformat(data[name])
         except ValueError:
             raise BadToken("not a date") from None
         claims = cls(**data)

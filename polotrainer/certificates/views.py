@@ -6,11 +6,9 @@ its certificates; anything else is a 404, like a missing id. The verify page is 
 nothing about the holder beyond what the certificate itself says.
 """
 
-import csv
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-import segno
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -20,12 +18,11 @@ from django.http import HttpResponse, HttpResponseRedirect, StreamingHttpRespons
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.html import escape
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from polotrainer.certificates import issuing, revocations, signing, verification
@@ -44,8 +41,12 @@ from polotrainer.certificates.models import (
     Kind,
     TrustedIssuer,
 )
+from polotrainer.courses import access
 from polotrainer.courses.models import Cohort, Course, Membership, Track
-from polotrainer.courses.roles import instructor_required, is_instructor, staff_required
+from polotrainer.umpires.roles import instructor_required, is_instructor, staff_required
+from polotrainer.web import qr
+from polotrainer.web.downloads import csv_lines, csv_response
+from polotrainer.web.messages import Message
 from polotrainer.web.requests import Request, UserRequest
 
 #: The NATO spelling alphabet, the same in both languages; digits are said in the language.
@@ -65,14 +66,28 @@ DIGITS = {
 }
 #: Beyond these lengths (characters) the printed certificate uses smaller type.
 LONG_NAME, LONG_TEXT = 50, 200
+#: A verify address longer than this is not printed under the QR code (which carries it):
+#: wrapped over more lines than the column holds, nobody would type it.
+LONG_ADDRESS = 80
 #: QR versions above this (more than 97 modules a side) are printed larger.
 DENSE = 20
-LIST_ERRORS = {
-    "malformed": gettext_lazy("This is not a revocation list: paste the whole text of the file."),
-    "unknown_issuer": gettext_lazy("This list is signed by an issuer this site does not trust."),
-    "own": gettext_lazy("This is this site's own list."),
-    "bad_signature": gettext_lazy("This list has been altered: its signature does not match."),
-    "older": gettext_lazy("This list is not newer than the one already imported from its issuer."),
+LIST_ERRORS: dict[revocations.ListCode, Message] = {
+    revocations.ListCode.MALFORMED: gettext_lazy(
+        "This is not a revocation list: paste the whole text of the file."
+    ),
+    revocations.ListCode.UNKNOWN_ISSUER: gettext_lazy(
+        "This list is signed by an issuer this site does not trust."
+    ),
+    revocations.ListCode.OWN: gettext_lazy("This is this site's own list."),
+    revocations.ListCode.BAD_SIGNATURE: gettext_lazy(
+        "This list has been altered: its signature does not match."
+    ),
+    revocations.ListCode.OLDER: gettext_lazy(
+        "This list is not newer than the one already imported from its issuer."
+    ),
+    revocations.ListCode.NO_KEY: gettext_lazy(
+        "This site has no signing key yet, so it has no list of its own (README: Certificates)."
+    ),
 }
 STATUS_WORDS = {
     "valid": gettext_lazy("Valid"),
@@ -89,17 +104,10 @@ def code_in_words(code: str) -> str:
 
 
 def qr_code(url: str, label: str) -> tuple[SafeString, bool]:
-    """The verify URL as an inline SVG QR code, and whether it is dense (printed larger).
-
-    The smallest symbol that holds the URL at error correction L, then the highest correction
-    that fits in it (segno's boost): a long certificate's code stays readable on paper.
-    """
-    qr = segno.make(url, error="l", boost_error=True, micro=False)
-    svg = qr.svg_inline(scale=1, omitsize=True, svgclass="qr", dark="#000", light="#fff")
-    labelled = svg.replace("<svg ", f'<svg role="img" aria-label="{escape(label)}" ', 1)
-    # segno's SVG holds only numbers; the label is escaped.
-    dense = isinstance(qr.version, int) and qr.version > DENSE
-    return mark_safe(labelled), dense  # noqa: S308
+    """The verify URL as an inline SVG QR code, and whether it is dense (printed larger): a long
+    certificate's code stays readable on paper (web.qr.printed)."""
+    svg, version = qr.printed(url, label)
+    return svg, version > DENSE
 
 
 def listed(certificate: Certificate) -> tuple[Certificate, str, str]:
@@ -115,10 +123,15 @@ def status_of(certificate: Certificate) -> str:
     return "expired" if timezone.localdate() > certificate.expires_on else "valid"
 
 
+def verify_address(request: Request) -> str:
+    """The public verify page: the configured address, else this site's own, without a
+    language (the visitor's own is chosen on arrival)."""
+    return settings.CERTIFICATE_VERIFY_URL or request.build_absolute_uri("/certificates/verify/")
+
+
 def verify_url(request: Request, certificate: Certificate) -> str:
-    """The verify URL the QR code carries: the configured public address, else this site's
-    own, without a language (the visitor's own is chosen on arrival)."""
-    base = settings.CERTIFICATE_VERIFY_URL or request.build_absolute_uri("/certificates/verify/")
+    """The verify URL the QR code carries: the verify page with the signed certificate."""
+    base = verify_address(request)
     joiner = "&" if "?" in base else "?"
     return f"{base}{joiner}{urlencode({'c': issuing.token(certificate)})}"
 
@@ -139,13 +152,6 @@ def _teaches(certificate: Certificate, user: User) -> bool:
         certificate.course_id
         and is_instructor(user)
         and Course.objects.filter(pk=certificate.course_id, instructors=user).exists()
-    )
-
-
-def _cohort_for(request: UserRequest, cohort_id: int) -> Cohort:
-    return get_object_or_404(
-        Cohort.objects.select_related("course").filter(course__instructors=request.user),
-        pk=cohort_id,
     )
 
 
@@ -228,18 +234,24 @@ def certificate(request: UserRequest, certificate_id: int) -> HttpResponse:
     first = item.language if item.language in ("it", "en") else settings.LANGUAGE_CODE
     languages = [first, "en" if first == "it" else "it"]
     url = "" if item.pending else verify_url(request, item)
+    address = verify_address(request)
     context = {
         "item": item,
         "status": status_of(item),
         "status_words": STATUS_WORDS,
         "sides": [_side(item, lang) for lang in languages],
-        "verify_url": url,
+        "verify_url": url,  # what the QR code holds
+        # Printed whole, or not at all: with it, the code is enough to check the certificate.
+        "verify_address": "" if len(address) > LONG_ADDRESS else address,
         "qr": qr_code(url, _("QR code of the verify address")) if url else ("", False),
         "teaches": teaches,
         "own": item.user_id == request.user.pk,
         # Long names and titles are printed smaller, so the page stays one page.
         "long": len(item.holder_name) > LONG_NAME
-        or max(len(item.course_title_it), len(item.course_title_en)) + len(item.exam_title)
+        or max(
+            len(item.course_title_it) + len(item.exam_title_it),
+            len(item.course_title_en) + len(item.exam_title_en),
+        )
         > LONG_TEXT,
     }
     return render(request, "certificates/certificate.html", context)
@@ -265,7 +277,7 @@ def _trainees(cohort: Cohort) -> list[tuple[User, str]]:
 @require_http_methods(["GET", "POST"])
 def cohort(request: UserRequest, cohort_id: int) -> HttpResponse:
     """A cohort's certificates: issue one by hand, revoke, download the list."""
-    item = _cohort_for(request, cohort_id)
+    item = access.taught_cohort(request.user, cohort_id)
     trainees = _trainees(item)
     form = IssueForm(trainees, request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -306,18 +318,12 @@ def cohort(request: UserRequest, cohort_id: int) -> HttpResponse:
     return render(request, "certificates/cohort.html", context, status=status)
 
 
-class _Echo:
-    def write(self, value: str) -> str:
-        return value
-
-
 @instructor_required
 @require_GET
 def cohort_csv(request: UserRequest, cohort_id: int) -> StreamingHttpResponse:
     """The cohort's certificates as CSV, in the instructor's language."""
-    item = _cohort_for(request, cohort_id)
+    item = access.taught_cohort(request.user, cohort_id)
     rows = Certificate.objects.filter(cohort=item).select_related("user").order_by("pk")
-    writer = csv.writer(_Echo())
     header = [
         _("Code"),
         _("Holder"),
@@ -333,11 +339,10 @@ def cohort_csv(request: UserRequest, cohort_id: int) -> StreamingHttpResponse:
         _("Reason"),
     ]
 
-    def lines() -> Iterator[str]:
-        yield "\ufeff"  # spreadsheets read the file as UTF-8 (accents) with this mark first
-        yield writer.writerow(header)
+    def table() -> Iterator[Sequence[object]]:
+        yield header
         for c in rows:
-            yield writer.writerow(
+            yield (
                 [
                     c.grouped_code,
                     c.holder_name,
@@ -355,18 +360,14 @@ def cohort_csv(request: UserRequest, cohort_id: int) -> StreamingHttpResponse:
             )
 
     name = slugify(f"{item.course.title}-{item.name}") or "cohort"
-    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="certificates-{name}.csv"'
-    return response
+    return csv_response(csv_lines(table()), f"certificates-{name}.csv")
 
 
 @instructor_required
 @require_http_methods(["GET", "POST"])
 def revoke(request: UserRequest, certificate_id: int) -> HttpResponse:
     """Revoke a certificate of a course I teach, with a reason."""
-    item = get_object_or_404(
-        Certificate.objects.filter(course__instructors=request.user), pk=certificate_id
-    )
+    item = access.taught(request.user, Certificate.objects.all(), certificate_id, course="course")
     form = RevokeForm(request.POST or None)
     if request.method == "POST" and item.revoked_at is None and form.is_valid():
         issuing.revoke(item, form.cleaned_data["reason"], by=request.user)
@@ -385,7 +386,7 @@ def revoke(request: UserRequest, certificate_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def course_setting(request: UserRequest, course_id: int) -> HttpResponse:
     """How long the course's certificates are valid."""
-    course = get_object_or_404(Course.objects.filter(instructors=request.user), pk=course_id)
+    course = access.taught_course(request.user, course_id)
     setting = CourseSetting.objects.filter(course=course).first() or CourseSetting(course=course)
     form = SettingForm(request.POST or None, instance=setting)
     if request.method == "POST" and form.is_valid():
@@ -424,14 +425,16 @@ def keys(request: UserRequest) -> HttpResponse:
             try:
                 row = revocations.load(load.cleaned_data["revocations"])
             except revocations.ListProblem as problem:
-                load.add_error(
-                    "revocations", LIST_ERRORS.get(problem.code, LIST_ERRORS["malformed"])
-                )
+                load.add_error("revocations", LIST_ERRORS[problem.code])
             else:
                 count = row.issuer.revocations.count()
                 messages.success(
                     request,
-                    _("The list of %(name)s is imported: %(count)s revoked.")
+                    ngettext(
+                        "The list of %(name)s is imported: %(count)s revoked.",
+                        "The list of %(name)s is imported: %(count)s revoked.",
+                        count,
+                    )
                     % {"name": row.issuer.name, "count": count},
                 )
                 return redirect("certificates:keys")
@@ -485,6 +488,7 @@ def verify(request: Request) -> HttpResponse:
             "track": str(Track(claims.track).label) if claims.track in Track.values else "",
             "kind": str(Kind(claims.kind).label) if claims.kind in Kind.values else "",
             "code": f"{claims.code[:5]}-{claims.code[5:]}",
+            "exam": claims.exam(lang),
         }
     context = {"verdict": verdict, "side": side, "code": code[:40]}
     response = render(request, "certificates/verify.html", context)

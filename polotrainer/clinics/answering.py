@@ -3,16 +3,20 @@
 All the round's questions come in one form, as in practice. They are recorded together or not
 at all, with the server's clock; the unique (participant, round, question) makes a retry, a
 double tap or a replayed request record nothing more. A signed-in participant's answers also go
-into their own history and progress (mode clinic), in the same transaction.
+into their own history and progress (mode clinic), in the same transaction; while an exam holds
+that account closed-book (umpires.closedbook) they are refused, so no ruling reaches it.
 """
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from polotrainer.clinics import live
 from polotrainer.clinics.models import ClinicAnswer, ClinicSession, Participant, Phase, Round
+from polotrainer.umpires import closedbook
 from polotrainer.umpires.models import Mode
 from polotrainer.umpires.progress import Answer, Answers, Context, Person, record_answers
 from scenarios import quiz
@@ -24,10 +28,22 @@ SPEED_WINDOW_MS = 30_000
 SPEED_BONUS = 0.5
 
 
-class AnswerRefused(Exception):
-    """Nothing recorded: `code` is ended, closed, wrong_round, twice or invalid (with `items`)."""
+class Refusal(StrEnum):
+    """Why a clinic answer was not recorded."""
 
-    def __init__(self, code: str, items: Sequence[quiz.Marked] = ()) -> None:
+    ENDED = "ended"
+    WRONG_ROUND = "wrong_round"
+    CLOSED = "closed"
+    CLOSED_BOOK = "closed_book"
+    INVALID = "invalid"
+    TWICE = "twice"
+
+
+class AnswerRefused(Exception):
+    """Nothing recorded: `code` is ended, closed, wrong_round, twice, closed_book or invalid
+    (with `items`)."""
+
+    def __init__(self, code: Refusal, items: Sequence[quiz.Marked] = ()) -> None:
         super().__init__(code)
         self.code = code
         self.items = tuple(items)
@@ -61,22 +77,30 @@ def submit(
     round_id: int | None,
     posed: quiz.Posed,
     submitted: Mapping[str, Sequence[str]],
+    *,
+    current: Round | None = None,
 ) -> Result:
-    """Check and record a participant's answers to the round on screen; AnswerRefused if not."""
+    """Check and record a participant's answers to the round on screen; AnswerRefused if not.
+    `current`: the round on screen if the caller has it (the session's snapshot), else read."""
     now = timezone.now()
     if session.phase == Phase.ENDED:
-        raise AnswerRefused("ended")
-    current = Round.objects.filter(session=session, position=session.current).first()
+        raise AnswerRefused(Refusal.ENDED)
+    if current is None or current.session_id != session.pk or current.position != session.current:
+        current = Round.objects.filter(session=session, position=session.current).first()
     if current is None or round_id != current.pk:
-        raise AnswerRefused("wrong_round")
+        raise AnswerRefused(Refusal.WRONG_ROUND)
     if session.phase != Phase.OPEN or (
         session.closes_at is not None
         and (now - session.closes_at).total_seconds() * 1000 > GRACE_MS
     ):
-        raise AnswerRefused("closed")
+        raise AnswerRefused(Refusal.CLOSED)
+    if participant.user_id is not None and closedbook.closed_book(
+        Person(user_id=participant.user_id), now
+    ):
+        raise AnswerRefused(Refusal.CLOSED_BOOK)
     checked = quiz.check(posed, submitted)
     if checked.refused:
-        raise AnswerRefused("invalid", checked.items)
+        raise AnswerRefused(Refusal.INVALID, checked.items)
     opened = session.opened_at or now
     elapsed = max(0, min(int((now - opened).total_seconds() * 1000), 2**31 - 1))
     rows = [
@@ -96,10 +120,11 @@ def submit(
     try:
         with transaction.atomic():
             created = ClinicAnswer.objects.bulk_create(rows)
+            live.changed(session.pk, live.COUNT)  # the projector's count
             if participant.user_id is not None:
                 _to_history(session, participant, current, posed, created, elapsed)
     except IntegrityError:
-        raise AnswerRefused("twice") from None
+        raise AnswerRefused(Refusal.TWICE) from None
     return Result(current, checked, created)
 
 

@@ -43,13 +43,10 @@ class Spread:
     right_text: str
     bars: tuple[Bar, ...] = ()
     exact_order: int = 0  # order questions: percent in exactly the right order
-    common_order: str = ""
+    right_steps: tuple[str, ...] = ()  # the steps in the right order, each in words
+    common_order: str = ""  # the order most players gave, when it is not the right one
     common_count: int = 0
     field_svg: str = ""  # place questions: every spot on the field
-
-    @property
-    def right_share(self) -> int:
-        return round(100 * self.right / self.answered) if self.answered else 0
 
 
 def _bars(
@@ -91,9 +88,16 @@ def spread(posed: quiz.Posed, answers: Iterable[ClinicAnswer]) -> list[Spread]:
                     replace(base, bars=_bars(counts, labels, n, "true" if right else "false"))
                 )
             case quiz.QuestionType.MULTI | quiz.QuestionType.PLAYERS:
-                # Counts per option (per player): how many ticked it.
+                # Counts per option (per player): how many ticked it; and, when it is the
+                # right answer or someone gave it, a bar for ticking none.
                 counts = Counter(v for g in given for v in g)
-                out.append(replace(base, bars=_bars(counts, labels, n, list(right))))
+                bars = _bars(counts, labels, n, list(right))
+                empty = sum(1 for g in given if not g)
+                if not right or empty:
+                    none = quiz.answer_text(posed, q, [])
+                    share = round(100 * empty / n) if n else 0
+                    bars = (*bars, Bar(none, empty, share, not right))
+                out.append(replace(base, bars=bars))
             case quiz.QuestionType.NUMBER:
                 counts = Counter(given)
                 values = sorted(counts, key=lambda v: float(v))
@@ -107,30 +111,48 @@ def spread(posed: quiz.Posed, answers: Iterable[ClinicAnswer]) -> list[Spread]:
             case quiz.QuestionType.ORDER:
                 orders = Counter(tuple(g) for g in given)
                 top, top_n = orders.most_common(1)[0] if orders else ((), 0)
+                steps = dict(labels)
                 out.append(
                     replace(
                         base,
                         exact_order=round(100 * orders[tuple(right)] / n) if n else 0,
-                        common_order=quiz.answer_text(posed, q, list(top)) if top else "",
+                        right_steps=tuple(steps.get(v, str(v)) for v in right),
+                        common_order=quiz.answer_text(posed, q, list(top))
+                        if top and list(top) != list(right)
+                        else "",
                         common_count=top_n,
                     )
                 )
             case quiz.QuestionType.PLACE:
-                out.append(replace(base, field_svg=_spots(posed, q, given, right)))
+                out.append(replace(base, field_svg=spots_field(posed, q, given, right)))
             case _:
                 out.append(base)
     return out
 
 
-def _spots(posed: quiz.Posed, q: quiz.PosedQuestion, given: list[Any], right: Any) -> str:
+def spots_field(
+    posed: quiz.Posed,
+    q: quiz.PosedQuestion,
+    given: Sequence[Any],
+    right: Any,
+    mine: Any = None,
+) -> str:
+    """A place question's field after the reveal: the room's spots (`given`), the right one with
+    its tolerance ring, and one phone's own spot (`mine`) when it is that phone's."""
     drawn = posed.diagram
     if drawn is None:
         return ""
     points = [(float(g["x"]), float(g["y"])) for g in given]
-    answers = [diagram.Answer((float(right["x"]), float(right["y"])), q.tolerance)]
+    own = (float(mine["x"]), float(mine["y"])) if mine else None
+    answers = [diagram.Answer((float(right["x"]), float(right["y"])), q.tolerance, own)]
     view = diagram.around(drawn, [answers[0].right, *points])
     return diagram.render(
-        drawn, posed.lang, view=view, answers=answers, points=points, uid=f"spread-{q.id}"
+        drawn,
+        posed.lang,
+        view=view,
+        answers=answers,
+        points=points,
+        uid=f"{'mine' if own else 'spread'}-{q.id}",
     )
 
 
@@ -150,6 +172,8 @@ class Standing:
 
     @property
     def shown(self) -> str:
+        """The score for machines (the CSV, the page's data attribute): "4.3", "12". Pages write
+        it in the reader's language with floatformat:"-1" ("4,3" in Italian)."""
         return f"{self.score:g}" if self.score == int(self.score) else f"{self.score:.1f}"
 
 
@@ -159,10 +183,6 @@ class TeamStanding:
     members: int
     score: float
     rank: int
-
-    @property
-    def shown(self) -> str:
-        return f"{self.score:.1f}"
 
 
 def standings(

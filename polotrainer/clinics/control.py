@@ -1,24 +1,35 @@
 """The instructor's controls: show, close, reveal, leaderboard, next, back, skip, end.
 
 Each is one transaction on the session row (locked) that moves the phase or the round and adds
-one to `version`, which every server process watches to push the new state to the room.
+one to `version`, which every server process watches to push the new state to the room (on
+PostgreSQL the same transaction notifies them: clinics/live.py).
 """
 
 from datetime import timedelta
+from enum import StrEnum
 
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from polotrainer.clinics import live
 from polotrainer.clinics.models import ClinicSession, Phase, Round
 
 ACTIONS = ("show", "close", "reveal", "leaderboard", "next", "back", "skip", "end")
 
 
+class ControlCode(StrEnum):
+    """Why a control does not apply now."""
+
+    UNKNOWN = "unknown"
+    ENDED = "ended"
+    NOT_NOW = "not_now"
+
+
 class ControlError(Exception):
     """An action that does not apply now: `code` is unknown, ended, no_round or not_now."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: ControlCode) -> None:
         super().__init__(code)
         self.code = code
 
@@ -67,14 +78,14 @@ def allowed(session: ClinicSession) -> set[str]:
 def act(session_id: int, action: str) -> ClinicSession:
     """Do `action` on the session; ControlError when it does not apply now."""
     if action not in ACTIONS:
-        raise ControlError("unknown")
+        raise ControlError(ControlCode.UNKNOWN)
     with transaction.atomic():
         session = ClinicSession.objects.select_for_update().get(pk=session_id)
         expire(session)
         if session.phase == Phase.ENDED:
-            raise ControlError("ended")
+            raise ControlError(ControlCode.ENDED)
         if action not in allowed(session):
-            raise ControlError("not_now")
+            raise ControlError(ControlCode.NOT_NOW)
         rounds = _rounds(session)
         fields = ["phase", "version"]
         if action == "show":
@@ -108,6 +119,7 @@ def act(session_id: int, action: str) -> ClinicSession:
             fields += ["ended_at"]
         session.version = F("version") + 1
         session.save(update_fields=fields)
+        live.changed(session.pk)
     session.refresh_from_db()
     return session
 
@@ -118,8 +130,11 @@ def expire(session: ClinicSession) -> bool:
         return False
     if session.closes_at > timezone.now():
         return False
-    closed = ClinicSession.objects.filter(
-        pk=session.pk, phase=Phase.OPEN, version=session.version
-    ).update(phase=Phase.CLOSED, version=F("version") + 1)
+    with transaction.atomic():
+        closed = ClinicSession.objects.filter(
+            pk=session.pk, phase=Phase.OPEN, version=session.version
+        ).update(phase=Phase.CLOSED, version=F("version") + 1)
+        if closed:
+            live.changed(session.pk)
     session.refresh_from_db()
     return bool(closed)

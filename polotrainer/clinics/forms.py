@@ -6,42 +6,45 @@ from django import forms
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
+from polotrainer.clinics.models import ClinicSet
 from polotrainer.clinics.sessions import MAX_ROUNDS, MAX_TEAMS
-from polotrainer.courses.forms import RuleChoice, ScenarioChoice, SectionChoice
-from polotrainer.courses.models import Assignment, Scope
-from scenarios.models import Rule, Scenario, Section
+from polotrainer.courses.models import Assignment
+from polotrainer.web import inputs
+from scenarios.forms import ScopeForm
+from scenarios.scope import Scope
 
 ASSIGNMENT = "assignment"
+NAMED = "named"
 
 
-class AssignmentChoice(forms.ModelChoiceField):
+class AssignmentChoice(forms.ModelChoiceField[Assignment]):
     def label_from_instance(self, obj: Any) -> str:
         return f"{obj.cohort.name}: {obj.title}"
 
 
-class SessionForm(forms.Form):
+class SessionForm(ScopeForm):
+    scope_field = "source"
+
     title = forms.CharField(label=_("Title"), max_length=120, initial=_("Umpire clinic"))
     source = forms.ChoiceField(
         label=_("Rounds drawn from"),
-        choices=[*Scope.choices, (ASSIGNMENT, _("A cohort's assignment"))],
+        choices=[
+            *Scope.choices,
+            (ASSIGNMENT, _("A cohort's assignment")),
+            (NAMED, _("One of my sets")),
+        ],
         initial=Scope.SECTIONS,
         widget=forms.RadioSelect,
     )
-    rule = RuleChoice(label=_("Rule"), queryset=Rule.objects.all(), required=False, empty_label="—")
-    sections = SectionChoice(
-        label=_("Sections"),
-        queryset=Section.objects.filter(scenarios__retired=False).distinct(),
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-    )
-    scenarios = ScenarioChoice(
-        label=_("Situations"),
-        queryset=Scenario.objects.live().select_related("section"),
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-    )
     assignment = AssignmentChoice(
         label=_("Assignment"), queryset=Assignment.objects.none(), required=False, empty_label="—"
+    )
+    named_set = forms.ModelChoiceField(
+        label=_("My set"),
+        queryset=ClinicSet.objects.none(),
+        required=False,
+        empty_label="—",
+        help_text=_("A set runs its situations in its own order, up to the number of rounds."),
     )
     rounds = forms.IntegerField(
         label=_("Number of rounds"),
@@ -67,7 +70,7 @@ class SessionForm(forms.Form):
         label=_("Teams (optional)"),
         required=False,
         max_length=600,
-        widget=forms.Textarea(attrs={"rows": 2}),
+        widget=inputs.Textarea(attrs={"rows": 2}),
         help_text=_("One name per line, at most 12. A team's score is its members' average."),
     )
 
@@ -77,6 +80,9 @@ class SessionForm(forms.Form):
             Assignment.objects.filter(cohort__course__instructors=instructor)
             .select_related("cohort")
             .order_by("-created_at")
+        )
+        self.fields["named_set"].queryset = ClinicSet.objects.filter(  # type: ignore[attr-defined]
+            instructor=instructor
         )
 
     def clean_teams(self) -> list[str]:
@@ -89,18 +95,27 @@ class SessionForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        needed = {
-            Scope.RULE: ("rule", _("Choose a rule.")),
-            Scope.SECTIONS: ("sections", _("Choose at least one section.")),
-            Scope.SCENARIOS: ("scenarios", _("Choose at least one situation.")),
-            ASSIGNMENT: ("assignment", _("Choose an assignment.")),
-        }
-        source = data.get("source")
-        if source in needed:
-            name, message = needed[source]
-            if not data.get(name):
-                self.add_error(name, message)
+        self.check_scope(data)
+        if data.get("source") == ASSIGNMENT and not data.get("assignment"):
+            self.add_error(
+                "assignment",
+                forms.ValidationError(_("Choose an assignment."), code="no_assignment"),
+            )
+        if data.get("source") == NAMED and not data.get("named_set"):
+            self.add_error(
+                "named_set", forms.ValidationError(_("Choose one of your sets."), code="no_set")
+            )
         return data
+
+
+class SetForm(forms.Form):
+    """The name of a set saved from a clinic that ended."""
+
+    name = forms.CharField(
+        label=_("Name of the set"),
+        max_length=200,  # a longer one is cut, with no silent browser limit
+        required=False,
+    )
 
 
 class JoinForm(forms.Form):

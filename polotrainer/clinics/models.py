@@ -9,6 +9,7 @@ nothing twice.
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -26,12 +27,15 @@ class Phase(models.TextChoices):
 
 class ClinicSession(models.Model):
     instructor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="clinic_sessions"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="clinic_sessions",
+        verbose_name=_("instructor"),
     )
     title = models.CharField(_("title"), max_length=120)
     # Six digits, typed on a phone; unique among the sessions not ended (see Meta).
     pin = models.CharField(max_length=6)
-    phase = models.CharField(max_length=12, choices=Phase.choices, default=Phase.LOBBY)
+    phase = models.CharField(_("phase"), max_length=12, choices=Phase.choices, default=Phase.LOBBY)
     version = models.PositiveIntegerField(default=1)
     # The round on screen: its position (0 before the first is shown).
     current = models.PositiveSmallIntegerField(default=0)
@@ -44,13 +48,15 @@ class ClinicSession(models.Model):
     streaks = models.BooleanField(_("streak bonus"), default=False)
     # Where the rounds came from, as the instructor chose it (for the list and the export).
     source = models.CharField(max_length=200, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    ended_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
     # An imported session: the id its export file gave it, so one file is imported once.
     origin = models.CharField(max_length=100, blank=True, db_index=True)
 
     class Meta:
         ordering = ["-created_at"]
+        verbose_name = _("clinic")
+        verbose_name_plural = _("clinics")
         constraints = [
             models.UniqueConstraint(
                 fields=["pin"],
@@ -107,9 +113,10 @@ class Participant(models.Model):
     session = models.ForeignKey(
         ClinicSession, on_delete=models.CASCADE, related_name="participants"
     )
-    nickname = models.CharField(max_length=24)
-    # Compared case-blind, so "Anna" and "anna" cannot both play.
-    nickname_key = models.CharField(max_length=24)
+    nickname = models.CharField(_("nickname"), max_length=24)
+    # Compared by look (clinics.lookalikes): "Anna", "anna" and a Cyrillic or full-width
+    # look-alike cannot both play.
+    nickname_key = models.CharField(max_length=100)
     # The rejoin cookie carries this secret, signed: it never leaves the participant's phone.
     secret = models.CharField(max_length=32)
     user = models.ForeignKey(
@@ -127,6 +134,8 @@ class Participant(models.Model):
 
     class Meta:
         ordering = ["joined_at", "pk"]
+        verbose_name = _("participant")
+        verbose_name_plural = _("participants")
         constraints = [
             models.UniqueConstraint(
                 fields=["session", "nickname_key"], name="clinic_nickname_unique"
@@ -159,3 +168,48 @@ class ClinicAnswer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.participant_id}/{self.round_id}/{self.question}"
+
+
+class ClinicSet(models.Model):
+    """A named list of situations an instructor keeps to run again: saved from a clinic that
+    ended, offered by the new-clinic form. The name is the instructor's own: unique per
+    instructor, whatever its letter case."""
+
+    instructor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="clinic_sets",
+        verbose_name=_("instructor"),
+    )
+    name = models.CharField(_("name"), max_length=80)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        verbose_name = _("set of situations")
+        verbose_name_plural = _("sets of situations")
+        constraints = [
+            models.UniqueConstraint(
+                Lower("name"), "instructor", name="clinic_set_unique_name_per_instructor"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ClinicSetItem(models.Model):
+    """One situation of a set, at its place (1, 2, ...)."""
+
+    set = models.ForeignKey(ClinicSet, on_delete=models.CASCADE, related_name="items")
+    position = models.PositiveSmallIntegerField()
+    scenario = models.ForeignKey("scenarios.Scenario", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["set", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["set", "position"], name="clinic_set_item_position")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.set_id}#{self.position}"

@@ -6,21 +6,30 @@ the sessions still running. Wrong PINs are counted per address (polotrainer.thro
 trying PINs one after another stops long before it finds a session: with a few sessions
 running among a million PINs, the guesses allowed in a window find one with odds of a few in
 ten thousand, and what it finds is a seat in a quiz, nothing else.
+
+The limit never stops the room it protects. A phone that has joined (its signed rejoin
+cookie) and a phone that came through the projector's QR code (its link carries the session's
+pass, polotrainer.throttle.passes) are neither counted nor paused; so is a phone that typed
+the right PIN while its address was under the limit (it is sent on with the pass). Only a
+phone that types a PIN while its address is paused is refused, whatever the PIN, so a guesser
+over the limit learns nothing (README, Decisions).
 """
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from enum import StrEnum
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 
-from polotrainer.clinics.models import ClinicSession, Phase, Round, Team
-from polotrainer.courses.assignments import resolve
-from polotrainer.courses.models import Assignment, Scope
-from polotrainer.throttle import rates
+from polotrainer.clinics.models import ClinicSession, ClinicSet, ClinicSetItem, Phase, Round, Team
+from polotrainer.courses.models import Assignment
+from polotrainer.throttle import passes, rates
 from scenarios.models import Rule, Scenario, Section
+from scenarios.scope import Scope, resolve
 from scenarios.variants import fresh_seed
 
 PIN_LENGTH = 6
@@ -29,34 +38,61 @@ PIN_TRIES = 30
 GUESS_LIMIT = 40
 GUESS_WINDOW = timedelta(minutes=10)
 GUESS_BUCKET = "clinic-pin"
+PASS_PURPOSE = "clinic"  # noqa: S105 - names what a pass is for, not a password
 MAX_ROUNDS = 30
 MAX_TEAMS = 12
+
+
+class SessionCode(StrEnum):
+    """Why a clinic could not be created."""
+
+    NO_SCENARIOS = "no_scenarios"
+    TOO_MANY_TEAMS = "too_many_teams"
+    NO_PIN = "no_pin"
 
 
 class SessionError(Exception):
     """A session refused: `code` is no_scenarios, too_many_teams or no_pin."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: SessionCode) -> None:
         super().__init__(code)
         self.code = code
 
 
 @dataclass(frozen=True)
 class Source:
-    """Where the rounds come from: one of scenarios, a rule, sections or an assignment."""
+    """Where the rounds come from: one of scenarios, a rule, sections, an assignment or one of
+    the instructor's named sets."""
 
-    scope: str  # Scope.SCENARIOS, RULE, SECTIONS, or "assignment"
+    scope: str  # Scope.SCENARIOS, RULE, SECTIONS, "assignment" or "named"
     scenarios: Sequence[Scenario] = ()
     rule: Rule | None = None
     sections: Sequence[Section] = ()
     assignment: Assignment | None = None
+    named: ClinicSet | None = None
 
     def scenario_ids(self) -> list[int]:
+        if self.named is not None:
+            # The set's own order; a situation retired since (or no longer the instructor's
+            # to meet) is left out.
+            ordered = list(
+                ClinicSetItem.objects.filter(set=self.named)
+                .order_by("position")
+                .values_list("scenario_id", flat=True)
+            )
+            live = set(
+                Scenario.objects.live_for(self.named.instructor_id)
+                .filter(pk__in=ordered)
+                .values_list("pk", flat=True)
+            )
+            return [pk for pk in ordered if pk in live]
         if self.assignment is not None:
             return resolve(Scope.SCENARIOS, scenarios=self.assignment.scenarios.all())
         return resolve(self.scope, self.rule, self.sections, self.scenarios)
 
     def label(self) -> str:
+        if self.named is not None:
+            return self.named.name[:200]
         if self.assignment is not None:
             return f"{self.assignment.cohort.name}: {self.assignment.title}"[:200]
         if self.rule is not None:
@@ -67,7 +103,9 @@ class Source:
 
 
 def draw_pin() -> str:
-    """>>> len(draw_pin()) == PIN_LENGTH and draw_pin().isdigit()
+    """A clinic's PIN: PIN_LENGTH random digits, leading zeros kept.
+
+    >>> len(draw_pin()) == PIN_LENGTH and draw_pin().isdigit()
     True
     """
     return f"{secrets.randbelow(10**PIN_LENGTH):0{PIN_LENGTH}d}"
@@ -87,10 +125,10 @@ def create(
     """A new session in the lobby: up to `rounds` rounds drawn from the source, in its order."""
     chosen = source.scenario_ids()[: min(rounds, MAX_ROUNDS)]
     if not chosen:
-        raise SessionError("no_scenarios")
+        raise SessionError(SessionCode.NO_SCENARIOS)
     names = list(dict.fromkeys(t.strip()[:40] for t in teams if t.strip()))
     if len(names) > MAX_TEAMS:
-        raise SessionError("too_many_teams")
+        raise SessionError(SessionCode.TOO_MANY_TEAMS)
     for _ in range(PIN_TRIES):
         try:
             with transaction.atomic():
@@ -111,7 +149,7 @@ def create(
             return session
         except IntegrityError:
             continue  # the PIN was taken by a running session meanwhile: draw again
-    raise SessionError("no_pin")
+    raise SessionError(SessionCode.NO_PIN)
 
 
 def normalise_pin(text: str) -> str:
@@ -123,26 +161,113 @@ def normalise_pin(text: str) -> str:
     return "".join(c for c in text[:40] if c not in " -.\u00b7\t")
 
 
+class PinCode(StrEnum):
+    """Why a PIN was refused."""
+
+    MALFORMED = "malformed"
+    ENDED = "ended"
+    PAUSED = "paused"
+    UNKNOWN = "unknown"
+
+
 class PinError(Exception):
     """A PIN refused: `code` is malformed, unknown, ended or paused (too many wrong ones)."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: PinCode) -> None:
         super().__init__(code)
         self.code = code
 
 
-def find(pin: str, address: str) -> ClinicSession:
-    """The running session with this PIN; PinError otherwise (wrong PINs are counted)."""
-    key = address or "-"
-    if not rates.allowed(GUESS_BUCKET, key, GUESS_LIMIT, GUESS_WINDOW):
-        raise PinError("paused")
+def join_pass(session: ClinicSession) -> str:
+    """The pass of the session's join link: the QR code on the projector carries it."""
+    return passes.issue(PASS_PURPOSE, session.pk, session.pin)
+
+
+def join_path(session: ClinicSession) -> str:
+    """The phone's join page with the pass: the QR code's link, and where a right PIN leads."""
+    path = reverse("clinics:play", args=[session.pin])
+    return f"{path}?{passes.PARAMETER}={join_pass(session)}"
+
+
+def holds_pass(session: ClinicSession, value: str | None) -> bool:
+    return passes.holds(value, PASS_PURPOSE, session.pk, session.pin)
+
+
+def _never(session: ClinicSession) -> bool:
+    return False
+
+
+def find(pin: str, address: str, known: Callable[[ClinicSession], bool] = _never) -> ClinicSession:
+    """The running session with this PIN; PinError otherwise.
+
+    `known(session)` says whether this client has shown it knows the session already (a
+    rejoin cookie, the join link's pass): it is never counted nor paused, and a phone of a
+    session that has just ended is told so without it counting as a wrong PIN. Any other
+    client's wrong PINs are counted per address, and an address over the limit is refused
+    ("paused") before its PIN is looked at.
+    """
     pin = normalise_pin(pin)
     if len(pin) != PIN_LENGTH or not pin.isascii() or not pin.isdigit():
-        raise PinError("malformed")
+        raise PinError(PinCode.MALFORMED)
     session = ClinicSession.objects.exclude(phase=Phase.ENDED).filter(pin=pin).first()
     if session is None:
+        # The last session that ended with this PIN: its phones are told, not counted.
+        session = ClinicSession.objects.filter(pin=pin, phase=Phase.ENDED).first()
+    if session is not None and known(session):
+        if session.ended:
+            raise PinError(PinCode.ENDED)
+        return session
+    key = address or "-"
+    if not rates.allowed(GUESS_BUCKET, key, GUESS_LIMIT, GUESS_WINDOW):
+        raise PinError(PinCode.PAUSED)
+    if session is None or session.ended:
         rates.record(GUESS_BUCKET, key, GUESS_WINDOW)
-        if ClinicSession.objects.filter(pin=pin, phase=Phase.ENDED).exists():
-            raise PinError("ended")
-        raise PinError("unknown")
+        raise PinError(PinCode.UNKNOWN if session is None else PinCode.ENDED)
     return session
+
+
+class SetCode(StrEnum):
+    """Why a clinic's situations could not be saved as a named set."""
+
+    NOT_ENDED = "not_ended"
+    NO_NAME = "no_name"
+    DUPLICATE = "duplicate"
+
+
+class SetError(Exception):
+    """A set refused: `code` is not_ended, no_name or duplicate."""
+
+    def __init__(self, code: SetCode) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+SET_NAME_LENGTH = 80
+
+
+def save_set(session: ClinicSession, name: str) -> ClinicSet:
+    """The ended session's situations (every round, in its order) as a set of its instructor
+    named `name`; SetError when it has not ended, the name is empty or the instructor has a set
+    of that name already (whatever its letter case)."""
+    name = " ".join(name.split())
+    if not session.ended:
+        raise SetError(SetCode.NOT_ENDED)
+    if not name:
+        raise SetError(SetCode.NO_NAME)
+    if len(name) > SET_NAME_LENGTH:
+        name = name[:SET_NAME_LENGTH].rstrip()
+    ordered = list(
+        Round.objects.filter(session=session)
+        .order_by("position")
+        .values_list("scenario_id", flat=True)
+    )
+    try:
+        with transaction.atomic():
+            named = ClinicSet.objects.create(instructor_id=session.instructor_id, name=name)
+            ClinicSetItem.objects.bulk_create(
+                ClinicSetItem(set=named, position=n, scenario_id=pk)
+                for n, pk in enumerate(dict.fromkeys(ordered), start=1)
+            )
+    except IntegrityError:
+        raise SetError(SetCode.DUPLICATE) from None
+    return named

@@ -3,14 +3,18 @@
 A `Snapshot` is everything the projector and the phones show at one version of a session: the
 round posed in each language, the spread after the reveal, the scores. The phones' shared
 fragment is rendered from it once per language (and per "already answered or not") and sent
-as is to every phone; each phone gets only its own small result beside it. Each process keeps
+as is to every phone; each phone gets only its own small result beside it. A phone whose
+account an exam holds closed-book (umpires.closedbook, read once per snapshot for the whole
+room) gets the notice saying so instead, and no result. Each process keeps
 the snapshots of its sessions' latest versions, so 300 phones cost one read and two renders.
 """
 
 import functools
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.http import HttpRequest
@@ -19,7 +23,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from polotrainer.clinics import board, control
+from polotrainer.clinics import board, control, sessions
 from polotrainer.clinics.models import (
     ClinicAnswer,
     ClinicSession,
@@ -28,7 +32,9 @@ from polotrainer.clinics.models import (
     Round,
     Team,
 )
-from polotrainer.courses.codes import qr_svg
+from polotrainer.umpires import closedbook
+from polotrainer.umpires.models import ClosedBook
+from polotrainer.web import language, qr
 from scenarios import diagram, quiz, texts
 from scenarios.models import Scenario
 from scenarios.spec import Texts
@@ -47,6 +53,7 @@ class Pulse:
     participants: int
     answered: int
     phase: str
+    closes_at: datetime | None = None
 
 
 def pulse(session_id: int) -> Pulse | None:
@@ -64,7 +71,7 @@ def pulse(session_id: int) -> Pulse | None:
         if session.current
         else 0
     )
-    return Pulse(session.version, participants, answered, session.phase)
+    return Pulse(session.version, participants, answered, session.phase, session.closes_at)
 
 
 @dataclass
@@ -79,6 +86,8 @@ class Snapshot:
     by_participant: dict[int, dict[str, Any]]  # the current round's answers, per participant
     standings: list[board.Standing]
     team_standings: list[board.TeamStanding]
+    # The participants' accounts held closed-book when the snapshot was read: user id -> window.
+    held: dict[int, ClosedBook] = field(default_factory=dict)
     posed: dict[str, quiz.Posed] = field(default_factory=dict)
     phone_html: dict[tuple[str, bool], str] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -151,23 +160,41 @@ class Snapshot:
                     self.phone_html[key] = render_to_string(f"{PHONE}#stage", context)
             return self.phone_html[key]
 
+    def held_for(self, participant: Participant) -> ClosedBook | None:
+        """The closed-book window holding this phone's account, as the snapshot read it."""
+        window = self.held.get(participant.user_id) if participant.user_id else None
+        return window if window is not None and window.until > timezone.now() else None
+
+    def held_stage(self, window: ClosedBook) -> str:
+        """The stage of a phone held closed-book, in the active language: the notice."""
+        context = closedbook.notice(window) | {"version": self.version, "phase": self.phase}
+        return render_to_string(f"{PHONE}#held", context)
+
     def mine(
-        self, participant: Participant, lang: str, fresh: dict[str, Any] | None = None
+        self,
+        participant: Participant,
+        lang: str,
+        fresh: dict[str, Any] | None = None,
+        *,
+        held: bool = False,
     ) -> dict[str, Any]:
         """One phone's own part: its nickname, score and rank, and its result of this round
-        (`fresh`: its answers read after the snapshot)."""
+        (`fresh`: its answers read after the snapshot); no result while `held` closed-book."""
         standing = self.standing_of.get(participant.pk) or board.Standing(
             participant.pk, participant.nickname, participant.team_id
         )
         given = fresh if fresh is not None else self.by_participant.get(participant.pk)
         results = None
+        fields: dict[str, str] = {}
         posed = self.pose(lang)
         if (
             given is not None
             and posed is not None
+            and not held
             and self.phase in (Phase.REVEALED, Phase.LEADERBOARD, Phase.ENDED)
         ):
             results = quiz.grade(posed, given)
+            fields = self._own_spots(posed, results)
         team = next((t for t in self.teams if t.pk == participant.team_id), None)
         return {
             "me": participant,
@@ -175,29 +202,58 @@ class Snapshot:
             "of": len(self.participants),
             "given": given,
             "results": results,
+            "my_results": [(m, fields.get(m.question.id, "")) for m in results or ()],
             "all_right": results is not None and all(m.correct for m in results),
             "team": team,
             "phase": self.phase,
             "clinic": self.session,
+            "held": held,
         }
+
+    def _own_spots(self, posed: quiz.Posed, results: Sequence[quiz.Marked]) -> dict[str, str]:
+        """Per place question this phone answered: the field with its spot beside the right
+        one, among the room's."""
+        assert self.current is not None
+        out = {}
+        for m in results:
+            if m.question.type != quiz.QuestionType.PLACE or not m.given:
+                continue
+            room = [
+                a.answer
+                for a in self.answers
+                if a.round_id == self.current.pk and a.question == m.question.id
+            ]
+            out[m.question.id] = board.spots_field(posed, m.question, room, m.right, m.given)
+        return out
 
 
 def projector_context(snap: Snapshot, lang: str, request: HttpRequest) -> dict[str, Any]:
     """What the projector shows, in its language: the room's context, the join link and its
     QR code, and the controls that apply now (the page and every pushed update alike)."""
     context = snap.context(lang)
-    join_url = request.build_absolute_uri(reverse("clinics:play", args=[snap.session.pin]))
+    # The address shown is the short one to type (then the PIN); the QR code's link carries
+    # the session's pass: a phone scanning it joins even when its address is paused for wrong
+    # PINs (clinics.sessions). Neither carries a language: each phone opens in its own.
+    join_url = request.build_absolute_uri(language.without_language(reverse("clinics:enter")))
+    join_link = request.build_absolute_uri(
+        language.without_language(sessions.join_path(snap.session))
+    )
     context.update(
         join_url=join_url,
-        join_qr=_join_qr(join_url, gettext("QR code of the link to join the clinic")),
+        join_link=join_link,
+        join_qr=_join_qr(join_link, gettext("QR code of the link to join the clinic")),
         can=control.allowed(snap.session),
     )
+    posed = snap.pose(lang)
+    if posed is not None and posed.diagram is not None:
+        # The room watches this field: nobody places a ball on it.
+        context["projector_field"] = diagram.render(posed.diagram, lang, uid="projector-field")
     return context
 
 
 @functools.lru_cache(maxsize=64)
 def _join_qr(url: str, label: str) -> str:
-    return qr_svg(url, label)
+    return qr.link(url, label)
 
 
 def _question_field(posed: quiz.Posed) -> str:
@@ -242,6 +298,7 @@ def build(session_id: int) -> Snapshot | None:
         by_participant=by_participant,
         standings=table,
         team_standings=board.team_standings(teams, table),
+        held=closedbook.holding(p.user_id for p in participants if p.user_id is not None),
     )
 
 
@@ -281,6 +338,13 @@ def current(session_id: int) -> Snapshot | None:
         return None
     control.expire(session)  # a round whose time is up closes, even with nobody watching
     return snapshot(session_id, session.version)
+
+
+def of(session: ClinicSession) -> Snapshot | None:
+    """The snapshot of `session` as the request has just read it (its round closed first if its
+    time is up): the row is not read a second time."""
+    control.expire(session)
+    return snapshot(session.pk, session.version)
 
 
 def given_now(snap: Snapshot, participant: Participant) -> dict[str, Any] | None:

@@ -1,9 +1,11 @@
 """Server-Sent Events: the live state of a session, pushed to the projector and the phones.
 
 Each server process runs one watcher per session that has listeners: it reads the session's
-version and counts every TICK seconds (one small query, however many phones listen) and wakes
-its listeners when they change. No message bus: the database is what every process shares, so
-phones on one process and the projector on another see the same state (README, Decisions).
+version and counts (one small read, however many phones listen) and wakes its listeners when
+they change. On SQLite it reads every CLINIC_POLL_MS; on PostgreSQL it reads when the database
+notifies a change (LISTEN/NOTIFY, clinics/live.py), the counts at most every COUNT_SPACING. No
+message bus: the database is what every process shares, so phones on one process and the
+projector on another see the same state (README, Decisions).
 
 Every connection starts with the whole current state, so a first connect, a reconnect after
 lost Wi-Fi, a late joiner and a phone waking from sleep are the same path. Events:
@@ -22,22 +24,30 @@ from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import timezone, translation
 from django.views.decorators.http import require_safe
 
-from polotrainer.clinics import room, state
+from polotrainer.clinics import control, live, room, state
 from polotrainer.clinics.models import ClinicSession, Participant, Phase
-from polotrainer.courses.roles import is_instructor
+from polotrainer.serving import PRIORITY
+from polotrainer.umpires import closedbook
+from polotrainer.umpires.progress import Person
+from polotrainer.umpires.roles import is_instructor
 
 log = logging.getLogger(__name__)
 
-#: Seconds between two reads of a session's version by a process's watcher.
-TICK = 0.25
+#: Seconds between two reads of a session's version by a process's watcher (polling).
+TICK = settings.CLINIC_POLL_MS / 1000
+#: Listening, the least seconds between two reads for the counts (a burst of answers).
+COUNT_SPACING = 0.25
+#: Listening, a watcher reads anyway this often (a notification lost).
+CHECK = settings.CLINIC_LISTEN_CHECK_MS / 1000
 #: A comment line this often keeps proxies and phones from dropping an idle stream.
 HEARTBEAT = 15.0
 #: A stream ends after this long and the browser reconnects (memory of long-lived tasks).
@@ -54,13 +64,41 @@ class Watch:
         self.listeners: set[asyncio.Queue[str]] = set()
         self.task: asyncio.Task[None] | None = None
         self.lock = asyncio.Lock()
+        self.woken = asyncio.Event()
+        self.urgent = False  # the version moved (else only the counts)
 
     def join(self) -> "asyncio.Queue[str]":
         queue: asyncio.Queue[str] = asyncio.Queue()
         self.listeners.add(queue)
         if self.task is None or self.task.done():
+            if live.enabled():
+                live.HUB.start(WATCHES)
             self.task = asyncio.get_running_loop().create_task(self.run())
         return queue
+
+    def wake(self, *, urgent: bool) -> None:
+        """A notification about this session (clinics/live.py)."""
+        self.urgent = self.urgent or urgent
+        self.woken.set()
+
+    async def _next(self, read_at: float) -> None:
+        """Until the next read: TICK when polling; listening, the next notification (a change
+        at once, counts no sooner than COUNT_SPACING after the last read), the round's time
+        running out, or CHECK."""
+        loop = asyncio.get_running_loop()
+        listening = live.HUB.live
+        # Polling, only the listening connection coming up (or going down) wakes it earlier.
+        timeout = CHECK if listening else TICK
+        pulse = self.pulse
+        if pulse is not None and pulse.closes_at is not None and pulse.phase == Phase.OPEN:
+            left = (pulse.closes_at - timezone.now()).total_seconds()
+            timeout = min(timeout, max(0.0, left) + 0.05)
+        try:
+            await asyncio.wait_for(self.woken.wait(), timeout)
+        except TimeoutError:
+            return
+        if listening and not self.urgent:
+            await asyncio.sleep(max(0.0, read_at + COUNT_SPACING - loop.time()))
 
     def leave(self, queue: "asyncio.Queue[str]") -> None:
         self.listeners.discard(queue)
@@ -70,7 +108,12 @@ class Watch:
             queue.put_nowait(what)
 
     async def run(self) -> None:
+        loop = asyncio.get_running_loop()
         while self.listeners:
+            # Cleared before the read: a notification during it makes the next read at once.
+            self.woken.clear()
+            self.urgent = False
+            read_at = loop.time()
             try:
                 now = await sync_to_async(_read_pulse, thread_sensitive=False)(self.session_id)
             except Exception:  # the database away for a moment: keep watching
@@ -90,7 +133,7 @@ class Watch:
                 self._tell("state")
             elif (now.participants, now.answered) != (before.participants, before.answered):
                 self._tell("count")
-            await asyncio.sleep(TICK)
+            await self._next(read_at)
         WATCHES.pop(self.session_id, None)
 
 
@@ -128,6 +171,7 @@ class Listener:
     session_id: int
     lang: str
     participant: Participant | None = None
+    version: int | None = None  # the session's version when the stream opened
 
     @property
     def projector(self) -> bool:
@@ -148,9 +192,16 @@ def _render(listener: Listener, snap: state.Snapshot, first: bool, request: Any)
         else:
             me = listener.participant
             fresh = state.given_now(snap, me) if first and snap.phase == Phase.OPEN else None
-            mine = snap.mine(me, lang, fresh)
+            # Closed book: read afresh on connecting, then as each new snapshot read it.
+            held = (
+                closedbook.closed_book(Person(user_id=me.user_id))
+                if first and me.user_id is not None
+                else snap.held_for(me)
+            )
+            mine = snap.mine(me, lang, fresh, held=held is not None)
             answered = mine["given"] is not None
-            out.append(event("state", snap.phone_stage(lang, answered), snap.version))
+            stage = snap.held_stage(held) if held else snap.phone_stage(lang, answered)
+            out.append(event("state", stage, snap.version))
             out.append(event("mine", render_to_string(f"{state.PHONE}#mine", mine)))
     if snap.phase == Phase.ENDED:
         out.append(event("ended", ""))
@@ -201,7 +252,7 @@ def _db[T](request: HttpRequest, fn: Callable[..., T]) -> Callable[..., Awaitabl
 async def _stream(listener: Listener, request: HttpRequest) -> AsyncIterator[str]:
     live = isinstance(request, ASGIRequest)
     yield f"retry: {RETRY_MS}\n\n"
-    events = await _db(request, _snapshot_events)(listener, None, True, request)
+    events = await _db(request, _snapshot_events)(listener, listener.version, True, request)
     for chunk in events:
         yield chunk
     sent = _version_of(events)
@@ -227,16 +278,17 @@ async def _stream(listener: Listener, request: HttpRequest) -> AsyncIterator[str
             while not queue.empty():
                 nxt = queue.get_nowait()
                 what = "state" if "state" in (what, nxt) else nxt
+            # Each render waits while an instructor's control runs (polotrainer.serving).
             if what == "count":
-                chunks = await sync_to_async(_counts, thread_sensitive=False)(
-                    listener, listener.session_id
+                chunks = await sync_to_async(PRIORITY.run_after, thread_sensitive=False)(
+                    _counts, listener, listener.session_id
                 )
             else:
                 version = w.pulse.version if w.pulse else None
                 if version is not None and version == sent:
                     continue  # this listener started with that version already
-                chunks = await sync_to_async(_snapshot_events, thread_sensitive=False)(
-                    listener, version, False, request
+                chunks = await sync_to_async(PRIORITY.run_after, thread_sensitive=False)(
+                    _snapshot_events, listener, version, False, request
                 )
                 sent = _version_of(chunks) or sent
             for chunk in chunks:
@@ -261,15 +313,19 @@ def _phone_listener(request: HttpRequest, pin: str) -> Listener | None:
         participant = room.participant_of(request, session)
     except (ClinicSession.DoesNotExist, room.TokenError):
         return None
-    return Listener(session.pk, translation.get_language() or "it", participant)
+    control.expire(session)
+    return Listener(session.pk, translation.get_language() or "it", participant, session.version)
 
 
 def _projector_listener(request: HttpRequest, session_id: int) -> Listener | None:
     user = request.user
     if not is_instructor(user):
         return None
-    found = ClinicSession.objects.filter(pk=session_id, instructor_id=user.pk).exists()
-    return Listener(session_id, translation.get_language() or "it") if found else None
+    session = ClinicSession.objects.filter(pk=session_id, instructor_id=user.pk).first()
+    if session is None:
+        return None
+    control.expire(session)
+    return Listener(session_id, translation.get_language() or "it", version=session.version)
 
 
 @require_safe

@@ -9,11 +9,11 @@ whose username and e-mail both match an account there also goes into that person
 file is imported once (its `origin`).
 """
 
-import csv
 import json
 import secrets
 from collections.abc import Iterator
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from polotrainer.clinics import board
+from polotrainer.clinics import board, lookalikes, room
 from polotrainer.clinics.models import (
     ClinicAnswer,
     ClinicSession,
@@ -35,6 +35,7 @@ from polotrainer.clinics.models import (
 from polotrainer.umpires.history import Words
 from polotrainer.umpires.models import Mode
 from polotrainer.umpires.progress import Answer, Answers, Context, Person, record_answers
+from polotrainer.web import downloads
 from scenarios.models import Scenario
 
 FORMAT = "polotrainer-clinic"
@@ -42,14 +43,12 @@ FORMAT_VERSION = 1
 MAX_BYTES = 5 * 1024 * 1024
 
 
-class _Echo:
-    def write(self, value: str) -> str:
-        return value
-
-
 def csv_lines(session: ClinicSession, lang: str) -> Iterator[str]:
     """One line per participant and question, in words in `lang`, then the codes."""
-    writer = csv.writer(_Echo())
+    return downloads.csv_lines(_rows(session, lang))
+
+
+def _rows(session: ClinicSession, lang: str) -> Iterator[list[Any]]:
     words = Words(lang)
     rounds = {r.pk: r for r in Round.objects.filter(session=session).select_related("scenario")}
     participants = list(Participant.objects.filter(session=session).select_related("team"))
@@ -63,7 +62,7 @@ def csv_lines(session: ClinicSession, lang: str) -> Iterator[str]:
         for row in board.standings(session, participants, answers, list(rounds.values()))
     }
     names = {p.pk: p for p in participants}
-    yield "\ufeff" + writer.writerow(
+    yield (
         [
             _("Nickname"),
             _("Team"),
@@ -89,15 +88,15 @@ def csv_lines(session: ClinicSession, lang: str) -> Iterator[str]:
     for a in answers:
         r = rounds[a.round_id]
         p = names[a.participant_id]
-        yield writer.writerow(
+        yield (
             [
                 p.nickname,
                 p.team.name if p.team else "",
                 r.position,
                 words.title(r.scenario, r.seed),
                 words.prompt(r.scenario, r.seed, a.question),
-                words.answer(r.scenario, a.question, a.answer),
-                words.answer(r.scenario, a.question, a.right_answer),
+                words.answer(r.scenario, r.seed, a.question, a.answer),
+                words.answer(r.scenario, r.seed, a.question, a.right_answer),
                 right_word if a.correct else wrong_word,
                 f"{a.points:g}",
                 f"{a.elapsed_ms / 1000:.1f}",
@@ -175,11 +174,21 @@ def export(session: ClinicSession, site: str) -> dict[str, Any]:
     }
 
 
+class TransferCode(StrEnum):
+    """Why a clinic file was refused."""
+
+    BAD_DATA = "bad_data"
+    NOT_JSON = "not_json"
+    NOT_CLINIC = "not_clinic"
+    UNKNOWN_SCENARIOS = "unknown_scenarios"
+    ALREADY = "already"
+
+
 class TransferError(Exception):
     """A file refused: `code` is not_json, not_clinic, unknown_scenarios, already or bad_data;
     `detail` names what (the missing scenarios)."""
 
-    def __init__(self, code: str, detail: str = "") -> None:
+    def __init__(self, code: TransferCode, detail: str = "") -> None:
         super().__init__(code)
         self.code = code
         self.detail = detail
@@ -188,22 +197,22 @@ class TransferError(Exception):
 def _when(text: Any) -> datetime:
     when = parse_datetime(str(text)) if text else None
     if when is None:
-        raise TransferError("bad_data")
+        raise TransferError(TransferCode.BAD_DATA)
     return when if timezone.is_aware(when) else timezone.make_aware(when)
 
 
 def load(raw: bytes) -> dict[str, Any]:
     """The file's data; TransferError when it is not a clinic export."""
     if len(raw) > MAX_BYTES:
-        raise TransferError("bad_data")
+        raise TransferError(TransferCode.BAD_DATA)
     try:
         data = json.loads(raw.decode("utf-8-sig"))
     except (UnicodeDecodeError, ValueError):
-        raise TransferError("not_json") from None
+        raise TransferError(TransferCode.NOT_JSON) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise TransferError("not_clinic")
+        raise TransferError(TransferCode.NOT_CLINIC)
     if data.get("format_version") != FORMAT_VERSION:
-        raise TransferError("not_clinic")
+        raise TransferError(TransferCode.NOT_CLINIC)
     return data
 
 
@@ -212,18 +221,16 @@ def import_(data: dict[str, Any], instructor: User) -> ClinicSession:
     try:
         return _import(data, instructor)
     except (KeyError, TypeError, ValueError, AttributeError):
-        raise TransferError("bad_data") from None
+        raise TransferError(TransferCode.BAD_DATA) from None
 
 
 def _import(data: dict[str, Any], instructor: User) -> ClinicSession:
     origin = str(data["origin"])[:100]
-    if ClinicSession.objects.filter(origin=origin).exists():
-        raise TransferError("already")
     slugs = {str(r["scenario"]) for r in data["rounds"]}
     scenarios = {s.slug: s for s in Scenario.objects.filter(slug__in=slugs)}
     missing = sorted(slugs - set(scenarios))
     if missing:
-        raise TransferError("unknown_scenarios", ", ".join(missing))
+        raise TransferError(TransferCode.UNKNOWN_SCENARIOS, ", ".join(missing))
     meta = data["session"]
     accounts = {
         (u.get_username().casefold(), u.email.casefold()): u
@@ -232,6 +239,11 @@ def _import(data: dict[str, Any], instructor: User) -> ClinicSession:
         )
     }
     with transaction.atomic():
+        # The importing instructor's row first, and "imported already?" asked under it: the same
+        # file sent twice at once (a double click, two tabs) is imported once.
+        list(User.objects.select_for_update(no_key=True).filter(pk=instructor.pk).values("pk"))
+        if ClinicSession.objects.filter(origin=origin).exists():
+            raise TransferError(TransferCode.ALREADY)
         session = ClinicSession.objects.create(
             instructor=instructor,
             title=str(meta["title"])[:120],
@@ -260,6 +272,7 @@ def _import(data: dict[str, Any], instructor: User) -> ClinicSession:
             for name in data["teams"]
         }
         people = {}
+        keys: set[str] = set()
         for p in data["participants"]:
             account = p.get("account")
             user = (
@@ -270,10 +283,14 @@ def _import(data: dict[str, Any], instructor: User) -> ClinicSession:
                 else None
             )
             nickname = str(p["nickname"])[:24]
+            # A file from an install that let look-alikes both play keeps them both.
+            key = lookalikes.key(nickname)[: room.KEY_MAX]
+            key = lookalikes.kept_apart(key, p["id"]) if key in keys else key
+            keys.add(key)
             people[int(p["id"])] = Participant.objects.create(
                 session=session,
                 nickname=nickname,
-                nickname_key=nickname.casefold()[:24],
+                nickname_key=key,
                 secret=secrets.token_urlsafe(18),  # nobody rejoins an imported session
                 user=user,
                 team=teams.get(str(p["team"])) if p.get("team") else None,

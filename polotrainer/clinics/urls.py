@@ -14,6 +14,7 @@ urlpatterns: list[URLPattern] = [
     path("clinics/<id:session_id>/events/", stream.projector_events, name="projector_events"),
     path("clinics/<id:session_id>/control/", views.act, name="control"),
     path("clinics/<id:session_id>/wifi/", views.wifi, name="wifi"),
+    path("clinics/<id:session_id>/save-set/", views.save_set, name="save_set"),
     path("clinics/<id:session_id>/results.csv", views.results_csv, name="results_csv"),
     path("clinics/<id:session_id>/export.json", views.export, name="export"),
     # The phone's side: a short address to type, and the one in the QR code.

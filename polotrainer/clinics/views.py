@@ -6,16 +6,15 @@ The projector and its controls are the session's instructor's alone (another ins
 """
 
 import json
-from typing import Any
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from typing import Any, Literal
 
-import segno.helpers
 from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
@@ -24,76 +23,116 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from polotrainer.clinics import answering, control, room, sessions, state, transfer
 from polotrainer.clinics.forms import (
     ASSIGNMENT,
+    NAMED,
     ImportForm,
     JoinForm,
     PinForm,
     SessionForm,
+    SetForm,
     WifiForm,
 )
-from polotrainer.clinics.models import ClinicSession, Participant
-from polotrainer.courses.roles import instructor_required
+from polotrainer.clinics.models import ClinicSession, ClinicSet, Participant, Round
+from polotrainer.throttle import passes
 from polotrainer.throttle.addresses import client_ip
+from polotrainer.umpires import closedbook
+from polotrainer.umpires.progress import Person
+from polotrainer.umpires.roles import instructor_required
+from polotrainer.web import qr
+from polotrainer.web.downloads import csv_response
+from polotrainer.web.messages import Message
 from polotrainer.web.requests import Request, UserRequest
 from scenarios import quiz
 from scenarios.localize import current_language
+from scenarios.models import Rule
 
 PROJECTOR = state.PROJECTOR
 PHONE = state.PHONE
 
-PIN_ERRORS = {
-    "malformed": gettext_lazy("A game PIN is six digits, as shown on the projector."),
-    "unknown": gettext_lazy(
+PIN_ERRORS: dict[sessions.PinCode, Message] = {
+    sessions.PinCode.MALFORMED: gettext_lazy(
+        "A game PIN is six digits, as shown on the projector."
+    ),
+    sessions.PinCode.UNKNOWN: gettext_lazy(
         "No clinic is running with that PIN. Check the digits on the projector."
     ),
-    "ended": gettext_lazy("That clinic has ended."),
-    "paused": gettext_lazy(
+    sessions.PinCode.ENDED: gettext_lazy("That clinic has ended."),
+    sessions.PinCode.PAUSED: gettext_lazy(
         "Too many wrong PINs from this network. Wait ten minutes, "
         "or scan the QR code on the projector."
     ),
 }
-JOIN_ERRORS = {
-    "empty": gettext_lazy("Please choose a nickname."),
-    "too_long": gettext_lazy("That nickname is too long: at most 24 characters."),
-    "taken": gettext_lazy("Someone in this clinic already has that nickname: choose another."),
-    "bad_team": gettext_lazy("Please choose one of the teams."),
-    "ended": gettext_lazy("That clinic has ended."),
+JOIN_ERRORS: dict[room.JoinCode, Message] = {
+    room.JoinCode.EMPTY: gettext_lazy("Please choose a nickname."),
+    room.JoinCode.TOO_LONG: gettext_lazy("That nickname is too long: at most 24 characters."),
+    room.JoinCode.TAKEN: gettext_lazy(
+        "Someone in this clinic already has that nickname, or one that looks the same: "
+        "choose another."
+    ),
+    room.JoinCode.BAD_TEAM: gettext_lazy("Please choose one of the teams."),
+    room.JoinCode.ENDED: gettext_lazy("That clinic has ended."),
 }
-ANSWER_ERRORS = {
-    "ended": gettext_lazy("The clinic has ended: this answer was not recorded."),
-    "closed": gettext_lazy("Answers for this round are closed: this answer was not recorded."),
-    "wrong_round": gettext_lazy(
+REFUSALS: dict[answering.Refusal, Message] = {
+    answering.Refusal.ENDED: gettext_lazy("The clinic has ended: this answer was not recorded."),
+    answering.Refusal.CLOSED: gettext_lazy(
+        "Answers for this round are closed: this answer was not recorded."
+    ),
+    answering.Refusal.WRONG_ROUND: gettext_lazy(
         "This answer is not for the round on the projector now, so it was not recorded."
     ),
-    "twice": gettext_lazy("You have already answered this round: your first answer counts."),
-    "missing": gettext_lazy("You are not in this clinic on this phone: join it with a nickname."),
-    "tampered": gettext_lazy(
+    answering.Refusal.TWICE: gettext_lazy(
+        "You have already answered this round: your first answer counts."
+    ),
+    answering.Refusal.CLOSED_BOOK: gettext_lazy(
+        "You are sitting a closed-book exam on this account: this answer was not recorded."
+    ),
+    # Shown above the questions themselves, each with its own message (quiz.ANSWER_MESSAGES).
+    answering.Refusal.INVALID: gettext_lazy("Some answers need a change: nothing was recorded."),
+}
+#: A phone without this clinic's pass (its cookie): never joined here, or a pass not this one's.
+PASS_ERRORS: dict[room.PassCode, Message] = {
+    room.PassCode.NO_PASS: gettext_lazy(
+        "You are not in this clinic on this phone: join it with a nickname."
+    ),
+    room.PassCode.TAMPERED: gettext_lazy(
         "This phone's clinic pass is not valid for this clinic, so nothing was recorded. "
         "Join again."
     ),
 }
-CONTROL_ERRORS = {
-    "unknown": gettext_lazy("That is not one of the controls."),
-    "ended": gettext_lazy("The clinic has ended."),
-    "not_now": gettext_lazy(
+SESSION_ERRORS: dict[sessions.SessionCode, Message] = {
+    sessions.SessionCode.NO_SCENARIOS: gettext_lazy("No situation to ask there: choose others."),
+    sessions.SessionCode.TOO_MANY_TEAMS: gettext_lazy("At most 12 teams."),
+    sessions.SessionCode.NO_PIN: gettext_lazy("The clinic could not be created: try again."),
+}
+SET_ERRORS: dict[sessions.SetCode, Message] = {
+    sessions.SetCode.NOT_ENDED: gettext_lazy(
+        "A clinic's situations can be saved as a set once it has ended."
+    ),
+    sessions.SetCode.NO_NAME: gettext_lazy("Give the set a name."),
+    sessions.SetCode.DUPLICATE: gettext_lazy(
+        "You already have a set with this name: choose another."
+    ),
+}
+CONTROL_ERRORS: dict[control.ControlCode, Message] = {
+    control.ControlCode.UNKNOWN: gettext_lazy("That is not one of the controls."),
+    control.ControlCode.ENDED: gettext_lazy("The clinic has ended."),
+    control.ControlCode.NOT_NOW: gettext_lazy(
         "That control does not apply at this moment: the screen shows what does."
     ),
 }
-IMPORT_ERRORS = {
-    "not_json": gettext_lazy("That file is not a clinic results file (it is not JSON)."),
-    "not_clinic": gettext_lazy("That file is not a clinic results file from polotrainer."),
-    "unknown_scenarios": gettext_lazy(
+IMPORT_ERRORS: dict[transfer.TransferCode, Message] = {
+    transfer.TransferCode.NOT_JSON: gettext_lazy(
+        "That file is not a clinic results file (it is not JSON)."
+    ),
+    transfer.TransferCode.NOT_CLINIC: gettext_lazy(
+        "That file is not a clinic results file from polotrainer."
+    ),
+    transfer.TransferCode.UNKNOWN_SCENARIOS: gettext_lazy(
         "These situations of the file are not on this site: %(detail)s. Nothing was imported."
     ),
-    "already": gettext_lazy("This clinic has already been imported."),
-    "bad_data": gettext_lazy("The file is damaged or incomplete. Nothing was imported."),
-}
-ANSWER_FIELD_ERRORS = {
-    "missing": gettext_lazy("Please answer this question."),
-    "unknown_option": gettext_lazy("That choice is not one of this question's options."),
-    "unknown_player": gettext_lazy("That player is not in this situation."),
-    "not_a_number": gettext_lazy("Please enter a number, for example 3."),
-    "off_field": gettext_lazy("That point is off the field: place the ball on the field."),
-    "not_an_order": gettext_lazy("Give each step a different place: 1 for the first, and so on."),
+    transfer.TransferCode.ALREADY: gettext_lazy("This clinic has already been imported."),
+    transfer.TransferCode.BAD_DATA: gettext_lazy(
+        "The file is damaged or incomplete. Nothing was imported."
+    ),
 }
 
 
@@ -108,16 +147,31 @@ def _own(request: UserRequest, session_id: int) -> ClinicSession:
 @instructor_required
 @require_safe
 def index(request: UserRequest) -> HttpResponse:
-    """The instructor's clinics, running and past."""
-    mine = ClinicSession.objects.filter(instructor=request.user)[:100]
-    return render(request, "clinics/index.html", {"clinics": mine})
+    """The instructor's clinics, running and past, each with its rounds and their rules."""
+    mine = list(ClinicSession.objects.filter(instructor=request.user)[:100])
+    per_rule: dict[int, Counter[int]] = defaultdict(Counter)
+    for session_id, rule in Round.objects.filter(session__in=mine).values_list(
+        "session_id", "scenario__rule"
+    ):
+        per_rule[session_id][rule] += 1
+    rules = Rule.objects.in_bulk({n for c in per_rule.values() for n in c})
+    clinics = [
+        (c, sum(per_rule[c.pk].values()), [rules[n] for n in sorted(per_rule[c.pk])]) for c in mine
+    ]
+    return render(request, "clinics/index.html", {"clinics": clinics})
 
 
 @instructor_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def new(request: UserRequest) -> HttpResponse:
     """A new session: where its rounds come from, how many, the scoring options, the teams."""
-    form = SessionForm(request.POST or None, instructor=request.user)
+    initial: dict[str, Any] = {}
+    chosen_set = request.GET.get("set", "")
+    if request.method != "POST" and chosen_set.isascii() and chosen_set.isdigit():
+        named = ClinicSet.objects.filter(pk=int(chosen_set[:12]), instructor=request.user).first()
+        if named is not None:
+            initial = {"source": NAMED, "named_set": named.pk, "title": named.name}
+    form = SessionForm(request.POST or None, instructor=request.user, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         source = sessions.Source(
@@ -126,6 +180,7 @@ def new(request: UserRequest) -> HttpResponse:
             rule=data["rule"],
             sections=list(data["sections"] or ()),
             assignment=data["assignment"] if data["source"] == ASSIGNMENT else None,
+            named=data["named_set"] if data["source"] == NAMED else None,
         )
         try:
             created = sessions.create(
@@ -139,12 +194,7 @@ def new(request: UserRequest) -> HttpResponse:
                 teams=data["teams"],
             )
         except sessions.SessionError as exc:
-            form.add_error(
-                None,
-                _("No situation to ask there: choose others.")
-                if exc.code == "no_scenarios"
-                else _("The clinic could not be created: try again."),
-            )
+            form.add_error(None, str(SESSION_ERRORS[exc.code]))
         else:
             return redirect("clinics:projector", created.pk)
     status = 400 if request.method == "POST" else 200
@@ -160,6 +210,7 @@ def _projector_context(request: Request, session: ClinicSession) -> dict[str, An
     if counts is not None:
         context.update(participant_count=counts.participants, answered_count=counts.answered)
     context.update(wifi_form=WifiForm(), poll=request.GET.get("poll") == "1")
+    context.setdefault("set_form", SetForm())
     return context
 
 
@@ -203,13 +254,42 @@ def act(request: UserRequest, session_id: int) -> HttpResponse:
 
 @instructor_required
 @require_POST
+def save_set(request: UserRequest, session_id: int) -> HttpResponse:
+    """The ended clinic's situations, in order, as a named set of its instructor's."""
+    session = _own(request, session_id)
+    form = SetForm(request.POST)
+    form.is_valid()  # the field takes any text: save_set says what is wrong with it
+    try:
+        named = sessions.save_set(session, form.cleaned_data.get("name", ""))
+    except sessions.SetError as exc:
+        if exc.code == sessions.SetCode.NOT_ENDED:
+            messages.error(request, str(SET_ERRORS[exc.code]))
+            return redirect("clinics:projector", session.pk)
+        form.add_error("name", str(SET_ERRORS[exc.code]))
+        context = _projector_context(request, session)
+        context["set_form"] = form
+        return render(request, PROJECTOR, context, status=400)
+    messages.success(
+        request,
+        _("Saved as the set “%(name)s”: choose it when you create a new clinic.")
+        % {"name": named.name},
+    )
+    return redirect("clinics:projector", session.pk)
+
+
+@instructor_required
+@require_POST
 def wifi(request: UserRequest, session_id: int) -> HttpResponse:
     """The Wi-Fi QR code for the projector: made from what was typed and stored nowhere."""
     session = _own(request, session_id)
     form = WifiForm(request.POST)
     context: dict[str, Any] = {"clinic": session, "wifi_form": form}
     if form.is_valid():
-        context["wifi_qr"] = wifi_qr(form.cleaned_data["ssid"], form.cleaned_data["password"])
+        context["wifi_qr"] = qr.wifi(
+            form.cleaned_data["ssid"],
+            form.cleaned_data["password"],
+            _("QR code to join the Wi-Fi network"),
+        )
         context["wifi_ssid"] = form.cleaned_data["ssid"]
         context["wifi_form"] = WifiForm()  # the password is not written back into the page
     status = 200 if form.is_valid() else 400
@@ -223,27 +303,14 @@ def wifi(request: UserRequest, session_id: int) -> HttpResponse:
     return response
 
 
-def wifi_qr(ssid: str, password: str) -> SafeString:
-    """A Wi-Fi QR code (WPA, or open without a password) as inline SVG."""
-    qr = segno.helpers.make_wifi(
-        ssid=ssid, password=password or None, security="WPA" if password else "nopass"
-    )
-    svg = qr.svg_inline(scale=1, omitsize=True, svgclass="qr", dark="#000", light="#fff")
-    label = escape(_("QR code to join the Wi-Fi network"))
-    # segno's SVG holds only numbers (the network's name and password are in the modules).
-    return mark_safe(svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1))  # noqa: S308
-
-
 @instructor_required
 @require_safe
 def results_csv(request: UserRequest, session_id: int) -> StreamingHttpResponse:
     """Every answer of the session, per participant and question, in words and codes."""
     session = _own(request, session_id)
-    response = StreamingHttpResponse(
-        transfer.csv_lines(session, current_language()), content_type="text/csv; charset=utf-8"
+    return csv_response(
+        transfer.csv_lines(session, current_language()), f"clinic-{session.pk}-results.csv"
     )
-    response["Content-Disposition"] = f'attachment; filename="clinic-{session.pk}-results.csv"'
-    return response
 
 
 @instructor_required
@@ -294,46 +361,72 @@ def enter(request: Request) -> HttpResponse:
     code = ""
     if typed is not None and form.is_valid():
         try:
-            session = sessions.find(form.cleaned_data["pin"], client_ip(request) or "")
+            session = sessions.find(
+                form.cleaned_data["pin"], client_ip(request) or "", _known(request)
+            )
         except sessions.PinError as exc:
             form.add_error("pin", str(PIN_ERRORS[exc.code]))
             status = 429 if exc.code == "paused" else 400
             code = exc.code
         else:
-            return redirect("clinics:play", session.pin)
+            # With the pass, the join that follows is not stopped should the address reach
+            # the limit meanwhile: this phone has shown it knows the PIN.
+            return redirect(sessions.join_path(session))
     elif typed is not None:
         status = 400
     return render(request, "clinics/enter.html", {"form": form, "code": code}, status=status)
 
 
+def _known(request: Request) -> Callable[[ClinicSession], bool]:
+    """Whether this phone has shown it knows a session: it has joined it, or carries the join
+    link's pass. Such a phone is never stopped by the PIN limit (clinics.sessions)."""
+    given = request.GET.get(passes.PARAMETER) or request.POST.get(passes.PARAMETER)
+
+    def known(session: ClinicSession) -> bool:
+        return room.has_joined(request, session) or sessions.holds_pass(session, given)
+
+    return known
+
+
 def _session_by_pin(request: Request, pin: str) -> ClinicSession:
-    """The running session of the PIN in the address; a page saying why not, as Http404."""
+    """The running session of the PIN in the address, else PinRefused saying why."""
     try:
-        return sessions.find(pin, client_ip(request) or "")
+        return sessions.find(pin, client_ip(request) or "", _known(request))
     except sessions.PinError as exc:
         raise PinRefused(exc.code) from None
 
 
 class PinRefused(Exception):
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: sessions.PinCode) -> None:
         super().__init__(code)
         self.code = code
 
 
-def _pin_refused(request: Request, code: str) -> HttpResponse:
+def _pin_refused(request: Request, code: sessions.PinCode) -> HttpResponse:
     status = 429 if code == "paused" else 404
     context = {"form": PinForm(), "pin_error": PIN_ERRORS[code], "code": code}
     return render(request, "clinics/enter.html", context, status=status)
 
 
-def _phone_context(request: Request, session: ClinicSession, me: Participant) -> dict[str, Any]:
-    snap = state.current(session.pk)
+def _phone_context(
+    request: Request,
+    session: ClinicSession,
+    me: Participant,
+    given: dict[str, Any] | Literal[False] | None = False,
+) -> dict[str, Any]:
+    """The phone's page; `given`: its answers to the round on screen if the caller has them
+    (False: read them now)."""
+    snap = state.of(session)
     if snap is None:
         raise Http404
     lang = current_language()
-    given = state.given_now(snap, me)
+    if given is False:
+        given = state.given_now(snap, me)
+    held = closedbook.closed_book(Person(user_id=me.user_id)) if me.user_id else None
     context = snap.context(lang)
-    context.update(snap.mine(me, lang, given))
+    context.update(snap.mine(me, lang, given, held=held is not None))
+    if held is not None:
+        context.update(closedbook.notice(held))
     context.update(
         answered=given is not None,
         answer_url=state.answer_url(session),
@@ -356,6 +449,15 @@ def play(request: Request, pin: str) -> HttpResponse:
         me = None
     if me is not None and request.method != "POST":
         return render(request, PHONE, _phone_context(request, session, me))
+    held = (
+        closedbook.closed_book(Person(user_id=request.user.pk))
+        if request.user.is_authenticated
+        else None
+    )
+    if held is not None:
+        # An account sitting a closed-book exam joins no clinic until it is over.
+        context = {"clinic": session} | closedbook.notice(held)
+        return render(request, "clinics/join.html", context, status=403)
     form = JoinForm(request.POST or None)
     teams = list(session.teams.all())
     status = 200
@@ -373,6 +475,7 @@ def play(request: Request, pin: str) -> HttpResponse:
                 request.user,
                 current_language(),
                 team_id if teams else None,
+                has_teams=bool(teams),
             )
         except room.JoinError as exc:
             form.add_error(
@@ -390,11 +493,12 @@ def play(request: Request, pin: str) -> HttpResponse:
         "form": form,
         "teams": teams,
         "chosen_team": request.POST.get("team", ""),
+        "join_action": sessions.join_path(session),
     }
     return render(request, "clinics/join.html", context, status=status)
 
 
-def _participant_or_error(request: Request, session: ClinicSession) -> Participant | str:
+def _participant_or_error(request: Request, session: ClinicSession) -> Participant | room.PassCode:
     try:
         return room.participant_of(request, session)
     except room.TokenError as exc:
@@ -429,7 +533,7 @@ def answer(request: Request, pin: str) -> HttpResponse:
     me = _participant_or_error(request, session)
     if isinstance(me, str):
         return _refused(request, session, None, me, status=403)
-    snap = state.current(session.pk)
+    snap = state.of(session)
     if snap is None:
         raise Http404
     posed = snap.pose(current_language())
@@ -440,17 +544,15 @@ def answer(request: Request, pin: str) -> HttpResponse:
         else None
     )
     if posed is None:
-        return _refused(request, session, me, "wrong_round")
+        return _refused(request, session, me, answering.Refusal.WRONG_ROUND)
     submitted = {key: request.POST.getlist(key) for key in request.POST}
     try:
-        answering.submit(session, me, round_id, posed, submitted)
+        result = answering.submit(session, me, round_id, posed, submitted, current=snap.current)
     except answering.AnswerRefused as exc:
         if exc.code == "invalid":
             context = _phone_context(request, session, me)
             context["items"] = [
-                quiz.Marked(m.question, m.values, str(ANSWER_FIELD_ERRORS.get(m.error, m.error)))
-                if m.error
-                else m
+                quiz.Marked(m.question, m.values, quiz.answer_message(m.error)) if m.error else m
                 for m in exc.items
             ]
             context["has_errors"] = True
@@ -459,19 +561,25 @@ def answer(request: Request, pin: str) -> HttpResponse:
         return _refused(request, session, me, exc.code)
     if not request.htmx:
         return redirect("clinics:play", session.pin)
-    return render(request, f"{PHONE}#live", _phone_context(request, session, me))
+    given = {row.question: row.answer for row in result.answers}
+    return render(request, f"{PHONE}#live", _phone_context(request, session, me, given))
 
 
 def _refused(
-    request: Request, session: ClinicSession, me: Participant | None, code: str, status: int = 409
+    request: Request,
+    session: ClinicSession,
+    me: Participant | None,
+    code: answering.Refusal | room.PassCode,
+    status: int = 409,
 ) -> HttpResponse:
-    message = ANSWER_ERRORS[code]
+    message = REFUSALS[code] if isinstance(code, answering.Refusal) else PASS_ERRORS[code]
     if me is None:
         context = {
             "clinic": session,
             "form": JoinForm(),
             "teams": list(session.teams.all()),
             "refusal": message,
+            "join_action": sessions.join_path(session),
         }
         return render(request, "clinics/join.html", context, status=status)
     context = _phone_context(request, session, me)

@@ -7,33 +7,45 @@ it for every assignment and trainee of a cohort, however many answers there are.
 """
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from enum import StrEnum
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from polotrainer.courses.models import (
+    FAMILIES,
     Assignment,
     AssignmentScenario,
     Cohort,
     Course,
+    Kind,
     Membership,
-    Scope,
 )
+from polotrainer.umpires import decisions
 from polotrainer.umpires.models import Attempt
+from scenarios import drillable, scenes
 from scenarios.models import Rule, Scenario, Section
+from scenarios.scope import Scope, resolve, titles
+
+
+class AssignmentCode(StrEnum):
+    """Why an assignment was refused."""
+
+    PAST_DUE = "past_due"
+    NO_SCENARIOS = "no_scenarios"
+    NO_DRILLS = "no_drills"  # a drill set whose scope has no situation a scene plays
 
 
 class AssignmentError(Exception):
-    """An assignment refused: `code` is no_scenarios or past_due."""
+    """An assignment refused: `code` is no_scenarios, no_drills or past_due."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: AssignmentCode) -> None:
         super().__init__(code)
         self.code = code
 
@@ -52,50 +64,6 @@ def end_of(day: date, course: Course) -> datetime:
     return datetime.combine(day + timedelta(days=1), time.min, tzinfo=zone(course))
 
 
-def resolve(
-    scope: str,
-    rule: Rule | None = None,
-    sections: Iterable[Section] = (),
-    scenarios: Iterable[Scenario] = (),
-) -> list[int]:
-    """The live scenarios an assignment of this scope asks, in rulebook order."""
-    live = Scenario.objects.live()
-    if scope == Scope.RULE:
-        live = live.filter(rule=rule) if rule is not None else live.none()
-    elif scope == Scope.SECTIONS:
-        live = live.filter(section__in=list(sections))
-    else:
-        live = live.filter(pk__in=[s.pk for s in scenarios])
-    return list(live.values_list("pk", flat=True))
-
-
-def titles(
-    scope: str, rule: Rule | None, sections: Sequence[Section], count: int
-) -> dict[str, str]:
-    """What the assignment asks, in each language: the rule, the sections or a count."""
-    out = {}
-    for lang in ("it", "en"):
-        with translation.override(lang):
-            if scope == Scope.RULE and rule is not None:
-                text = _("Rule %(number)s: %(title)s") % {
-                    "number": rule.number,
-                    "title": getattr(rule, f"title_{lang}"),
-                }
-            elif scope == Scope.SECTIONS:
-                refs = ", ".join(
-                    s.ref for s in sorted(sections, key=lambda s: (s.rule_id, s.position))
-                )
-                text = ngettext("Section %(refs)s", "Sections %(refs)s", len(sections)) % {
-                    "refs": refs
-                }
-            else:
-                text = ngettext(
-                    "%(count)d chosen situation", "%(count)d chosen situations", count
-                ) % {"count": count}
-        out[lang] = text[:200]
-    return out
-
-
 def create(
     cohort: Cohort,
     *,
@@ -106,23 +74,36 @@ def create(
     rule: Rule | None = None,
     sections: Sequence[Section] = (),
     scenarios: Sequence[Scenario] = (),
+    kind: str = Kind.QUESTIONS,
+    families: Sequence[str] = (),
     by: User | None = None,
 ) -> Assignment:
-    """Set an assignment, all of it or nothing: refused with no scenarios or a past due date."""
+    """Set an assignment, all of it or nothing: refused with no scenarios or a past due date.
+
+    A drill set (`kind` drills, `questions` its number of plays) is drawn from scene
+    `families` (scope "families") or sections; refused when no situation of it is drillable."""
     course = cohort.course
     if due_on < today_in(course):
-        raise AssignmentError("past_due")
-    chosen = resolve(scope, rule, sections, scenarios)
-    if not chosen:
-        raise AssignmentError("no_scenarios")
-    named = titles(scope, rule, sections, len(chosen))
+        raise AssignmentError(AssignmentCode.PAST_DUE)
+    if kind == Kind.DRILLS:
+        chosen = _drillable(scope, families, sections)
+        if not chosen:
+            raise AssignmentError(AssignmentCode.NO_DRILLS)
+        named = drill_titles(scope, families, sections)
+    else:
+        chosen = resolve(scope, rule, sections, scenarios, audience=by.pk if by else None)
+        if not chosen:
+            raise AssignmentError(AssignmentCode.NO_SCENARIOS)
+        named = titles(scope, rule, sections, len(chosen))
     with transaction.atomic():
         assignment = Assignment.objects.create(
             cohort=cohort,
+            kind=kind,
             title_it=named["it"],
             title_en=named["en"],
             scope=scope,
             rule=rule if scope == Scope.RULE else None,
+            families=sorted(families) if scope == FAMILIES else [],
             questions=questions,
             due_on=due_on,
             due_at=end_of(due_on, course),
@@ -137,25 +118,71 @@ def create(
     return assignment
 
 
+def _drillable(scope: str, families: Sequence[str], sections: Sequence[Section]) -> list[int]:
+    """The live bundled scenarios a scene family plays, of the chosen families or sections."""
+    if scope == FAMILIES:
+        wanted = set(families)
+        live = Scenario.objects.live()
+    elif scope == Scope.SECTIONS:
+        wanted = {f.value for f in scenes.Family}
+        live = Scenario.objects.live().filter(section__in=list(sections))
+    else:
+        return []
+    found = drillable.by_family(live.select_related("section"))
+    return sorted(s.pk for family, group in found.items() if family in wanted for s in group)
+
+
+def drill_titles(
+    scope: str, families: Sequence[str], sections: Sequence[Section]
+) -> dict[str, str]:
+    """A drill set's name in each language: its families, or its sections."""
+    out = titles(Scope.SECTIONS, None, sections, 0) if scope == Scope.SECTIONS else {}
+    for lang in ("it", "en"):
+        with translation.override(lang):
+            if scope == FAMILIES:
+                named = ", ".join(
+                    str(label) for f, label in drillable.FAMILY_LABELS.items() if f in families
+                )
+            else:
+                named = out[lang]
+            out[lang] = (_("Drill set: %(what)s") % {"what": named})[:200]
+    return out
+
+
 def change(assignment: Assignment, *, questions: int, due_on: date, note: str) -> None:
-    """A new due date, number of questions or note; what it asks stays as it was set."""
-    course = assignment.cohort.course
-    if due_on != assignment.due_on and due_on < today_in(course):
-        raise AssignmentError("past_due")
-    assignment.questions = questions
-    assignment.due_on = due_on
-    assignment.due_at = end_of(due_on, course)
-    assignment.note = note
-    assignment.save(update_fields=["questions", "due_on", "due_at", "note"])
+    """A new due date, number of questions or note; what it asks stays as it was set.
+
+    The due time is computed in the course's time zone as read under the course's row lock,
+    which a change of the zone holds while it moves the due times: never from a zone read
+    before another instructor changed it."""
+    with transaction.atomic():
+        course = _locked(assignment.cohort.course)
+        if due_on != assignment.due_on and due_on < today_in(course):
+            raise AssignmentError(AssignmentCode.PAST_DUE)
+        assignment.questions = questions
+        assignment.due_on = due_on
+        assignment.due_at = end_of(due_on, course)
+        assignment.note = note
+        assignment.save(update_fields=["questions", "due_on", "due_at", "note"])
 
 
 def move_due_times(course: Course) -> None:
-    """After the course's time zone changes: every due date ends at midnight in the new one."""
-    changed = []
-    for assignment in Assignment.objects.filter(cohort__course=course).only("due_on", "due_at"):
-        assignment.due_at = end_of(assignment.due_on, course)
-        changed.append(assignment)
-    Assignment.objects.bulk_update(changed, ["due_at"])
+    """After the course's time zone changes: every due date ends at midnight in the new one
+    (the due dates read under the course's row lock, so a due date changed meanwhile is read
+    here or waits, then ends in the new zone)."""
+    with transaction.atomic():
+        locked = _locked(course)
+        changed = []
+        for assignment in Assignment.objects.filter(cohort__course=course).only("due_on", "due_at"):
+            assignment.due_at = end_of(assignment.due_on, locked)
+            changed.append(assignment)
+        Assignment.objects.bulk_update(changed, ["due_at"])
+
+
+def _locked(course: Course) -> Course:
+    """The course's time zone, read under its row lock (FOR NO KEY UPDATE: rows that only refer
+    to the course do not wait for it)."""
+    return Course.objects.select_for_update(no_key=True).only("time_zone").get(pk=course.pk)
 
 
 @dataclass(frozen=True)
@@ -232,6 +259,17 @@ def progress(
         for a in assignments
         for uid in user_ids
     }
+    drills = {a.pk: a for a in assignments if a.is_drill}
+    for key, made in drill_calls(list(drills.values()), user_ids).items():
+        a = drills[key[0]]
+        out[key] = Progress(
+            a.questions,
+            answered=len(made),
+            right=sum(c.right for c in made),
+            on_time=sum(c.at < a.due_at for c in made),
+            overdue=a.due_at <= now,
+        )
+    assignments = [a for a in assignments if not a.is_drill]
     if not assignments or not user_ids:
         return out
     q = connection.ops.quote_name
@@ -254,11 +292,55 @@ def progress(
     return out
 
 
+def drill_calls(
+    assignments: Sequence[Assignment], user_ids: Sequence[int]
+) -> dict[tuple[int, int], list[decisions.Call]]:
+    """Each (drill set, member)'s calls: drill answers to its scenarios given after it was set
+    and after the member joined, one call per play (umpires.decisions). Three queries, none
+    without drill sets. A play answered after the set's day counts, as late."""
+    drills = [a for a in assignments if a.is_drill]
+    if not drills or not user_ids:
+        return {}
+    links: dict[int, set[int]] = {}
+    for assignment_id, scenario_id in AssignmentScenario.objects.filter(
+        assignment__in=drills
+    ).values_list("assignment_id", "scenario_id"):
+        links.setdefault(scenario_id, set()).add(assignment_id)
+    joined = {
+        (cohort_id, user_id): at
+        for cohort_id, user_id, at in Membership.objects.filter(
+            cohort_id__in={a.cohort_id for a in drills}, user_id__in=list(user_ids)
+        ).values_list("cohort_id", "user_id", "joined_at")
+    }
+    since = min(a.created_at for a in drills)
+    rows: dict[tuple[int, int], list[decisions.Row]] = {}
+    for user_id, scenario_id, *row in decisions.drill_rows(
+        user_id__in=list(user_ids), scenario_id__in=list(links), created_at__gte=since
+    ).values_list(
+        "user_id",
+        "scenario_id",
+        "scenario__section_id",
+        "context_id",
+        "correct",
+        "decision_ms",
+        "answer",
+        "created_at",
+    ):
+        at = row[-1]
+        for a in drills:
+            start = joined.get((a.cohort_id, user_id))
+            if start is None or a.pk not in links[scenario_id] or at < max(a.created_at, start):
+                continue
+            rows.setdefault((a.pk, user_id), []).append(tuple(row))
+    return {key: decisions.calls(found) for key, found in rows.items()}
+
+
 def next_scenario(assignment: Assignment, membership: Membership) -> Scenario | None:
     """A live scenario of the assignment to ask next: one not answered since it was set (and
     since the trainee joined) if any is left, else any of them; None when none is live."""
+    # Only what this trainee may meet: a course's own situation, to its cohorts alone.
     live = dict(
-        Scenario.objects.live()
+        Scenario.objects.live_for(membership.user_id)
         .filter(assignment_links__assignment=assignment)
         .values_list("pk", "slug")
     )

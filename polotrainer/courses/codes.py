@@ -7,12 +7,10 @@ drawn with the operating system's CSPRNG; a collision with an existing cohort dr
 import re
 import secrets
 
-import segno
 from django.db import IntegrityError, transaction
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
 
 from polotrainer.courses.models import Cohort
+from polotrainer.throttle import passes
 
 ALPHABET = "ABCDEFGHJKLMNPRTWXY346789"
 LENGTH = 6
@@ -43,10 +41,25 @@ def normalise(text: str) -> str:
 
 
 def is_well_formed(code: str) -> bool:
-    """>>> is_well_formed("K7M4PX"), is_well_formed("K0M4PX"), is_well_formed("K7M4P")
+    """Whether `code` (normalised) has the length and only the letters of a join code.
+
+    >>> is_well_formed("K7M4PX"), is_well_formed("K0M4PX"), is_well_formed("K7M4P")
     (True, False, False)
     """
     return len(code) == LENGTH and all(c in ALPHABET for c in code)
+
+
+PASS_PURPOSE = "cohort"  # noqa: S105 - names what a pass is for, not a password
+
+
+def join_pass(cohort: Cohort) -> str:
+    """The pass of the cohort's join link (polotrainer.throttle.passes): the link and QR code
+    the instructor shares carry it; a new code voids it."""
+    return passes.issue(PASS_PURPOSE, cohort.pk, cohort.join_code)
+
+
+def holds_pass(cohort: Cohort, value: str | None) -> bool:
+    return passes.holds(value, PASS_PURPOSE, cohort.pk, cohort.join_code)
 
 
 def give_new_code(cohort: Cohort) -> str:
@@ -72,13 +85,3 @@ def give_new_code(cohort: Cohort) -> str:
             raise
         return code
     raise CodeSpaceExhausted
-
-
-def qr_svg(url: str, label: str) -> SafeString:
-    """The link as an inline SVG QR code, scaled by CSS, with a text alternative."""
-    qr = segno.make(url, error="m")
-    svg = qr.svg_inline(scale=1, omitsize=True, svgclass="qr", dark="#000", light="#fff")
-    # The label is the accessible name; segno writes no style attributes (CSP-safe).
-    return mark_safe(  # noqa: S308 - segno's SVG holds only numbers; the label is escaped
-        svg.replace("<svg ", f'<svg role="img" aria-label="{escape(label)}" ', 1)
-    )

@@ -10,23 +10,26 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
+from statistics import median
 
 from django.db.models import Max
 from django.utils import timezone
 
-from polotrainer.courses.assignments import Progress, progress
+from polotrainer.courses.assignments import Progress, drill_calls, progress
+from polotrainer.courses.exams.models import Exam, ExamAttempt
 from polotrainer.courses.models import (
     Assignment,
+    AssignmentScenario,
     Cohort,
-    Exam,
-    ExamAttempt,
     Membership,
     Observation,
 )
 from polotrainer.umpires import activity
+from polotrainer.umpires.decisions import Call
 from polotrainer.umpires.mastery import Mastery, Situation, catalogue, scores_by_user, summarise
 from polotrainer.umpires.models import Attempt, ScenarioProgress
 from scenarios.localize import pick
+from scenarios.models import citation, heading
 
 DEFAULT_SORT = "weakest"
 
@@ -39,6 +42,17 @@ class Column:
     ref: str
     title: str
     is_rule: bool
+
+    @property
+    def citation(self) -> str:
+        """The section as the rulebook numbers it ("37.7" for 37.7.applying)."""
+        return citation(self.ref)
+
+    @property
+    def heading(self) -> str:
+        """A section's column heading: its number, and the title of a part the rulebook does
+        not number on its own ("3 Summary" for 3.summary, whose number is the rule's)."""
+        return heading(self.ref, self.title)
 
 
 @dataclass(frozen=True)
@@ -66,6 +80,38 @@ class ExamCell:
     passed: bool = False
 
 
+@dataclass(frozen=True)
+class DrillColumn:
+    """One section of one drill set: the gradebook gives each trainee's calls in it."""
+
+    assignment: Assignment
+    section_id: int
+    ref: str
+    title: str
+
+    @property
+    def heading(self) -> str:
+        return heading(self.ref, self.title)
+
+
+@dataclass(frozen=True)
+class DrillCell:
+    """A trainee's calls in one section of a drill set: how many, how right, how fast."""
+
+    calls: int = 0
+    right: int = 0
+    median_ms: int | None = None
+
+    @property
+    def accuracy(self) -> int | None:
+        """Right calls in percent (None before any call)."""
+        return round(100 * self.right / self.calls) if self.calls else None
+
+    @property
+    def median_seconds(self) -> float | None:
+        return None if self.median_ms is None else self.median_ms / 1000
+
+
 @dataclass
 class Row:
     membership: Membership
@@ -76,6 +122,7 @@ class Row:
     last_active: datetime | None
     observations: list[Observation] = field(default_factory=list)
     exams: list[ExamCell] = field(default_factory=list)  # one per exam, in the book's order
+    drills: list[DrillCell] = field(default_factory=list)  # one per drill column
 
     @property
     def user_id(self) -> int:
@@ -99,6 +146,7 @@ class Gradebook:
     rows: list[Row]
     sort: str
     exams: list[Exam] = field(default_factory=list)
+    drill_columns: list[DrillColumn] = field(default_factory=list)
 
     @property
     def columns(self) -> list[Column]:
@@ -159,6 +207,8 @@ def build(cohort: Cohort, sort: str = DEFAULT_SORT) -> Gradebook:
         seen[o.trainee_id].append(o)
     tests = list(Exam.objects.filter(cohort=cohort).order_by("opens_at", "pk"))
     results = exam_results(tests, ids)
+    drill_columns = drill_sections(assignments)
+    drilled = drill_cells(assignments, drill_columns, ids)
     live = len(situations) or 1
     rows = []
     for m in people:
@@ -176,10 +226,66 @@ def build(cohort: Cohort, sort: str = DEFAULT_SORT) -> Gradebook:
                 last_active=at if at is not None and at >= m.joined_at else None,
                 observations=seen[m.user_id],
                 exams=[results.get((e.pk, m.user_id), ExamCell()) for e in tests],
+                drills=[
+                    drilled.get((c.assignment.pk, c.section_id, m.user_id), DrillCell())
+                    for c in drill_columns
+                ],
             )
         )
-    book = Gradebook(cohort, rules, sections, assignments, rows, DEFAULT_SORT, tests)
+    book = Gradebook(cohort, rules, sections, assignments, rows, DEFAULT_SORT, tests, drill_columns)
     return sorted_by(book, sort)
+
+
+def drill_sections(assignments: Sequence[Assignment]) -> list[DrillColumn]:
+    """The sections of each drill set's situations, in the book's order then rulebook order.
+    One query (none without drill sets)."""
+    drills = {a.pk: a for a in assignments if a.is_drill}
+    if not drills:
+        return []
+    found = (
+        AssignmentScenario.objects.filter(assignment_id__in=list(drills))
+        .values_list(
+            "assignment_id",
+            "scenario__section_id",
+            "scenario__section__ref",
+            "scenario__section__title_it",
+            "scenario__section__title_en",
+            "scenario__section__rule_id",
+            "scenario__section__position",
+        )
+        .distinct()
+    )
+    order = {pk: i for i, pk in enumerate(drills)}
+    columns = sorted(set(found), key=lambda r: (order[r[0]], r[5], r[6]))
+    return [
+        DrillColumn(
+            drills[a],
+            section_id,
+            ref,
+            pick({"it": it, "en": en}),
+        )
+        for a, section_id, ref, it, en, _rule, _position in columns
+    ]
+
+
+def drill_cells(
+    assignments: Sequence[Assignment], columns: Sequence[DrillColumn], user_ids: Sequence[int]
+) -> dict[tuple[int, int, int], DrillCell]:
+    """Per (drill set, section, trainee): calls, right calls and the median decision time."""
+    if not columns:
+        return {}
+    by_cell: dict[tuple[int, int, int], list[Call]] = defaultdict(list)
+    for (assignment_id, user_id), made in drill_calls(assignments, user_ids).items():
+        for call in made:
+            by_cell[(assignment_id, call.section_id, user_id)].append(call)
+    return {
+        key: DrillCell(
+            calls=len(made),
+            right=sum(c.right for c in made),
+            median_ms=round(median(c.ms for c in made)),
+        )
+        for key, made in by_cell.items()
+    }
 
 
 def exam_results(tests: Sequence[Exam], user_ids: Sequence[int]) -> dict[tuple[int, int], ExamCell]:
@@ -330,6 +436,13 @@ def csv_rows(book: Gradebook, words: dict[str, str]) -> Iterator[list[str]]:
             f"{words[f'exam-{e.pk}']}: {words['best']} (%)",
             f"{words[f'exam-{e.pk}']}: {words['passed']}",
         ]
+    for c in book.drill_columns:
+        label = f"{words[f'assignment-{c.assignment.pk}']}, {c.heading}"
+        header += [
+            f"{label}: {words['calls']}",
+            f"{label}: {words['accuracy']} (%)",
+            f"{label}: {words['median_time']} (s)",
+        ]
     header += [words["observations"], words["latest_observation"]]
     yield header
     for row in book.rows:
@@ -348,6 +461,12 @@ def csv_rows(book: Gradebook, words: dict[str, str]) -> Iterator[list[str]]:
             cells += [
                 "" if x.best is None else f"{x.best:.0f}",
                 (words["yes"] if x.passed else words["no"]) if x.attempts else "",
+            ]
+        for d in row.drills:
+            cells += [
+                str(d.calls),
+                "" if d.accuracy is None else str(d.accuracy),
+                "" if d.median_seconds is None else f"{d.median_seconds:.1f}",
             ]
         latest = row.observations[0] if row.observations else None
         cells += [

@@ -6,8 +6,6 @@ is one run of it, joined by code. Exams, certificates and clinics hang off `Coho
 `Membership.joined_at`: nothing a trainee did before joining is shown to their instructors).
 """
 
-from datetime import datetime
-
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -15,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scenarios.localize import localize
+from scenarios.scope import Scope
 
 
 class Track(models.TextChoices):
@@ -22,28 +21,6 @@ class Track(models.TextChoices):
 
     OUTDOOR = "outdoor", _("Outdoor")
     ARENA = "arena", _("Arena")
-
-
-class InstructorRole(models.Model):
-    """The instructor role, granted by staff (the staff page or `manage.py instructor grant`)."""
-
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        primary_key=True,
-        related_name="instructor_role",
-    )
-    granted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
-    granted_at = models.DateTimeField(default=timezone.now)
-
-    def __str__(self) -> str:
-        return f"instructor {self.user_id}"
 
 
 class Course(models.Model):
@@ -69,6 +46,8 @@ class Course(models.Model):
 
     class Meta:
         ordering = ["-year", "title_en", "pk"]
+        verbose_name = _("course")
+        verbose_name_plural = _("courses")
 
     def __str__(self) -> str:
         return f"{self.title_en} ({self.year})"
@@ -81,11 +60,13 @@ class Course(models.Model):
 class Cohort(models.Model):
     """One run of a course with its trainees, joined by a code, a link or the link's QR code."""
 
-    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="cohorts")
+    course = models.ForeignKey(
+        Course, on_delete=models.CASCADE, related_name="cohorts", verbose_name=_("course")
+    )
     name = models.CharField(_("name"), max_length=120)
-    join_code = models.CharField(max_length=6, unique=True)
-    join_enabled = models.BooleanField(default=True)
-    join_expires_at = models.DateTimeField(null=True, blank=True)
+    join_code = models.CharField(_("join code"), max_length=6, unique=True)
+    join_enabled = models.BooleanField(_("joining open"), default=True)
+    join_expires_at = models.DateTimeField(_("joining closes"), null=True, blank=True)
     max_trainees = models.PositiveIntegerField(
         _("enrolment limit"), null=True, blank=True, validators=[MinValueValidator(1)]
     )
@@ -93,6 +74,8 @@ class Cohort(models.Model):
 
     class Meta:
         ordering = ["-created_at", "pk"]
+        verbose_name = _("cohort")
+        verbose_name_plural = _("cohorts")
 
     def __str__(self) -> str:
         return f"{self.course} / {self.name}"
@@ -109,6 +92,8 @@ class Membership(models.Model):
 
     class Meta:
         ordering = ["joined_at", "pk"]
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
         constraints = [
             models.UniqueConstraint(fields=["cohort", "user"], name="one_membership_per_cohort")
         ]
@@ -117,16 +102,21 @@ class Membership(models.Model):
         return f"{self.user_id} in {self.cohort_id}"
 
 
-class Scope(models.TextChoices):
-    """What an assignment's questions are drawn from."""
+class Kind(models.TextChoices):
+    """What an assignment asks: questions through practice, or plays through the drills."""
 
-    RULE = "rule", _("A whole rule")
-    SECTIONS = "sections", _("Sections")
-    SCENARIOS = "scenarios", _("Chosen situations")
+    QUESTIONS = "questions", _("Questions")
+    DRILLS = "drills", _("Drill set")
+
+
+#: A drill set is drawn from scene families (or sections); questions never are.
+FAMILIES = "families"
+SCOPES = [*Scope.choices, (FAMILIES, _("Scene families"))]
 
 
 class Assignment(models.Model):
-    """Practice set for a cohort: a number of questions on a rule, sections or chosen scenarios.
+    """Practice set for a cohort: a number of questions on a rule, sections or chosen scenarios,
+    or (kind "drills") a number of plays to call at match speed from scene families or sections.
 
     The scenarios are resolved and frozen when it is set (`scenario_links`), so content loaded
     later does not change what was asked. Progress counts each trainee's answers to them given
@@ -138,7 +128,10 @@ class Assignment(models.Model):
     # 37.6"), so that lists and the gradebook name it without reading the rulebook again.
     title_it = models.CharField(max_length=200)
     title_en = models.CharField(max_length=200)
-    scope = models.CharField(max_length=10, choices=Scope.choices)
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.QUESTIONS)
+    scope = models.CharField(max_length=10, choices=SCOPES)
+    #: A drill set's scene families (scenarios.scenes.Family values), when drawn from families.
+    families = models.JSONField(default=list, blank=True)
     rule = models.ForeignKey(
         "scenarios.Rule", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
@@ -172,6 +165,10 @@ class Assignment(models.Model):
     @property
     def title(self) -> str:
         return localize(self, "title")
+
+    @property
+    def is_drill(self) -> bool:
+        return self.kind == Kind.DRILLS
 
 
 class AssignmentScenario(models.Model):
@@ -238,218 +235,3 @@ class Observation(models.Model):
 
     def __str__(self) -> str:
         return f"observation {self.pk} of {self.trainee_id}"
-
-
-# --- exams -------------------------------------------------------------------------------------
-
-
-class Review(models.IntegerChoices):
-    """What a trainee sees of a submitted attempt (each level includes the ones before it)."""
-
-    SCORE = 1, _("The score only")
-    MARKS = 2, _("Which questions were right")
-    ANSWERS = 3, _("The right answers, with the engine's reasons and the rule text")
-
-
-#: USPA's pass marks for the yearly umpire tests, by track.
-PASS_MARKS = {"outdoor": 95, "arena": 94}
-
-
-class Exam(models.Model):
-    """A timed exam for a cohort: questions drawn per attempt from a blueprint.
-
-    `blueprint` is a list of parts, each `{"title_it", "title_en", "count", "scenarios": [ids]}`:
-    draw `count` scenarios from the part's scenarios (resolved and frozen when it is set, like an
-    assignment's). A scenario asks one to three questions; the score is right questions over all
-    questions. Dates are instants; the form reads and shows them in the course's time zone.
-    """
-
-    cohort = models.ForeignKey(Cohort, on_delete=models.CASCADE, related_name="exams")
-    title_it = models.CharField(_("title in Italian"), max_length=200)
-    title_en = models.CharField(_("title in English"), max_length=200)
-    blueprint = models.JSONField(default=list)
-    pass_percent = models.PositiveSmallIntegerField(
-        _("pass mark (%)"), validators=[MinValueValidator(1), MaxValueValidator(100)]
-    )
-    time_limit_minutes = models.PositiveSmallIntegerField(
-        _("time limit (minutes)"), validators=[MinValueValidator(1), MaxValueValidator(600)]
-    )
-    opens_at = models.DateTimeField(_("opens"))
-    closes_at = models.DateTimeField(_("closes"))
-    attempts_allowed = models.PositiveSmallIntegerField(
-        _("attempts allowed"), default=1, validators=[MinValueValidator(1), MaxValueValidator(20)]
-    )
-    cooldown_hours = models.PositiveIntegerField(
-        _("hours between attempts"), default=0, validators=[MaxValueValidator(24 * 365)]
-    )
-    review_after_submit = models.PositiveSmallIntegerField(
-        _("shown right after submitting"), choices=Review.choices, default=Review.SCORE
-    )
-    review_after_close = models.PositiveSmallIntegerField(
-        _("shown after the exam closes"), choices=Review.choices, default=Review.ANSWERS
-    )
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
-    # When the answers hidden until the close were counted into the trainees' aggregates
-    # (mastery, days): `exams.release_if_due`.
-    released_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["opens_at", "pk"]
-
-    def __str__(self) -> str:
-        return f"exam {self.pk} of {self.cohort_id}"
-
-    @property
-    def title(self) -> str:
-        return localize(self, "title")
-
-    def review_level(self, now: datetime) -> int:
-        """What a submitted attempt shows at `now`: after the close, the better of the two."""
-        if now >= self.closes_at:
-            return max(self.review_after_submit, self.review_after_close)
-        return self.review_after_submit
-
-    def is_closed(self, now: datetime) -> bool:
-        return now >= self.closes_at
-
-
-class Accommodation(models.Model):
-    """Extra time and extra attempts for one trainee in one exam."""
-
-    exam = models.ForeignKey(Exam, on_delete=models.CASCADE, related_name="accommodations")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    extra_minutes = models.PositiveSmallIntegerField(
-        _("extra time (minutes)"), default=0, validators=[MaxValueValidator(600)]
-    )
-    extra_attempts = models.PositiveSmallIntegerField(
-        _("extra attempts"), default=0, validators=[MaxValueValidator(20)]
-    )
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["exam", "user"], name="one_accommodation_per_trainee")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.user_id} in exam {self.exam_id}"
-
-
-class Finish(models.TextChoices):
-    TRAINEE = "trainee", _("Submitted")
-    DEADLINE = "deadline", _("Submitted at the deadline")
-
-
-class ExamAttempt(models.Model):
-    """One sitting of an exam, its deadline stored when it starts (the server's timer).
-
-    `deadline` is the earlier of start + time limit + any extra time and the exam's close; no
-    reload, device or reconnection changes it. An attempt whose deadline has passed is submitted
-    with the deadline as its finish time when anyone next reads it (or by `manage.py exams
-    finish`). Deleting an account keeps its attempts (user set to NULL) for the statistics.
-    A preview is an instructor's attempt, left out of results and statistics.
-    """
-
-    exam = models.ForeignKey(Exam, on_delete=models.CASCADE, related_name="attempts")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="exam_attempts",
-    )
-    number = models.PositiveSmallIntegerField(default=1)
-    preview = models.BooleanField(default=False)
-    started_at = models.DateTimeField()
-    deadline = models.DateTimeField()
-    finished_at = models.DateTimeField(null=True, blank=True)
-    finished_by = models.CharField(max_length=10, choices=Finish.choices, blank=True)
-    # The question (slot position) the trainee was last on: where the attempt resumes.
-    current = models.PositiveSmallIntegerField(default=1)
-    right = models.PositiveSmallIntegerField(null=True, blank=True)
-    total = models.PositiveSmallIntegerField(null=True, blank=True)
-    passed = models.BooleanField(null=True, blank=True)
-    regraded_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["started_at", "pk"]
-        constraints = [
-            # One open attempt per trainee and exam: two tabs pressing Start make one attempt.
-            models.UniqueConstraint(
-                fields=["exam", "user"],
-                condition=models.Q(finished_at__isnull=True),
-                name="one_open_attempt_per_trainee",
-            ),
-        ]
-        indexes = [models.Index(fields=["exam", "user"], name="exam_attempt_exam_user")]
-
-    def __str__(self) -> str:
-        return f"E{self.exam_id}-A{self.pk}"
-
-    @property
-    def reference(self) -> str:
-        """What a trainee quotes in a dispute: exam and attempt (a question adds -Q<n>)."""
-        return f"E{self.exam_id}-A{self.pk}"
-
-    @property
-    def finished(self) -> bool:
-        return self.finished_at is not None
-
-    @property
-    def percent(self) -> float | None:
-        if self.right is None or not self.total:
-            return None
-        return 100 * self.right / self.total
-
-    @property
-    def seconds_taken(self) -> float | None:
-        if self.finished_at is None:
-            return None
-        return (self.finished_at - self.started_at).total_seconds()
-
-    @property
-    def duration(self) -> str:
-        """The time taken as h:mm:ss or m:ss ("" while open)."""
-        seconds = self.seconds_taken
-        if seconds is None:
-            return ""
-        minutes, secs = divmod(round(seconds), 60)
-        hours, minutes = divmod(minutes, 60)
-        return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
-
-
-class ExamSlot(models.Model):
-    """One question of an attempt (a scenario's variant), frozen when the attempt is drawn.
-
-    The variant's values, facts and ruling are stored, so the question is posed again exactly as
-    the engine ruled it then, and a later engine change never changes a grade without a
-    re-grade. `values` are the form's raw values (shown again on any device); `given` the
-    answers read from them, per question id; `marks` per question id after grading.
-    """
-
-    attempt = models.ForeignKey(ExamAttempt, on_delete=models.CASCADE, related_name="slots")
-    position = models.PositiveSmallIntegerField()
-    part = models.PositiveSmallIntegerField(default=0)
-    scenario = models.ForeignKey("scenarios.Scenario", on_delete=models.PROTECT, related_name="+")
-    seed = models.PositiveBigIntegerField()
-    content_version = models.CharField(max_length=16, blank=True)
-    variant_values = models.JSONField(default=dict)
-    variant_labels = models.JSONField(default=dict)
-    facts = models.JSONField(default=dict)
-    ruling = models.JSONField(default=dict)
-    values = models.JSONField(default=dict)
-    given = models.JSONField(default=dict)
-    saved_at = models.DateTimeField(null=True, blank=True)
-    marks = models.JSONField(default=dict)
-    rights = models.JSONField(default=dict)
-
-    class Meta:
-        ordering = ["attempt", "position"]
-        constraints = [
-            models.UniqueConstraint(fields=["attempt", "position"], name="one_slot_per_position")
-        ]
-
-    def __str__(self) -> str:
-        return f"A{self.attempt_id}-Q{self.position}"

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from polotrainer.courses import exam_views, views
+from polotrainer.courses import views
+from polotrainer.courses.exams import views as exam_views
 
 app_name = "courses"
 

@@ -6,10 +6,9 @@ instructor reaches only the courses they teach (and only while they hold the rol
 only the cohorts they are in, and a removed trainee nothing of the cohort from that moment.
 """
 
-import csv
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
+from urllib.parse import quote
 
 from django.conf import settings
 from django.contrib import messages
@@ -21,15 +20,18 @@ from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from polotrainer.courses import access, codes, enrolment, gradebook
 from polotrainer.courses import assignments as homework
-from polotrainer.courses import codes, enrolment, gradebook, roles
+from polotrainer.courses.exams.models import Exam
 from polotrainer.courses.forms import (
+    DRILL_MAX,
     AssignmentChangeForm,
     AssignmentForm,
     CohortForm,
@@ -37,44 +39,51 @@ from polotrainer.courses.forms import (
     JoinForm,
     ObservationForm,
     PersonForm,
+    too_many_plays,
 )
-from polotrainer.courses.models import (
-    Assignment,
-    Cohort,
-    Course,
-    Exam,
-    InstructorRole,
-    Membership,
-    Observation,
-)
-from polotrainer.courses.roles import instructor_required, is_instructor, staff_required
-from polotrainer.throttle import rates
+from polotrainer.courses.models import Assignment, Cohort, Course, Membership, Observation
+from polotrainer.throttle import passes, rates
 from polotrainer.throttle.addresses import client_ip
+from polotrainer.umpires import roles
+from polotrainer.umpires.models import InstructorRole
+from polotrainer.umpires.roles import instructor_required, is_instructor, staff_required
+from polotrainer.web import language, qr
+from polotrainer.web.dates import moment
+from polotrainer.web.downloads import csv_lines, csv_response
 from polotrainer.web.htmx import render_fragment
+from polotrainer.web.messages import Message
 from polotrainer.web.requests import Request, UserRequest
 from scenarios.models import Rule, Section
 from scenarios.variants import fresh_seed
 
-JOIN_ERRORS = {
-    "unknown": gettext_lazy(
+JOIN_ERRORS: dict[enrolment.JoinCode, Message] = {
+    enrolment.JoinCode.UNKNOWN: gettext_lazy(
         "No cohort has this code. Check it with your instructor: six letters and digits."
     ),
-    "disabled": gettext_lazy(
+    enrolment.JoinCode.DISABLED: gettext_lazy(
         "This code has been turned off by the instructor. Ask them for the current one."
     ),
-    "expired": gettext_lazy("This code has expired. Ask your instructor for a new one."),
-    "full": gettext_lazy(
+    enrolment.JoinCode.EXPIRED: gettext_lazy(
+        "This code has expired. Ask your instructor for a new one."
+    ),
+    enrolment.JoinCode.FULL: gettext_lazy(
         "This cohort is full: it has reached its enrolment limit. Ask your instructor."
     ),
-    "already": gettext_lazy("You are already in this cohort."),
-    "teacher": gettext_lazy(
+    enrolment.JoinCode.ALREADY: gettext_lazy("You are already in this cohort."),
+    enrolment.JoinCode.TEACHER: gettext_lazy(
         "You teach this course: instructors do not join their own cohorts as trainees."
     ),
 }
-ASSIGNMENT_ERRORS = {
-    "past_due": gettext_lazy("The due date is in the past: choose today or a later day."),
-    "no_scenarios": gettext_lazy(
+ASSIGNMENT_ERRORS: dict[homework.AssignmentCode, Message] = {
+    homework.AssignmentCode.PAST_DUE: gettext_lazy(
+        "The due date is in the past: choose today or a later day."
+    ),
+    homework.AssignmentCode.NO_SCENARIOS: gettext_lazy(
         "There is no situation to practise in what you chose: choose something else."
+    ),
+    homework.AssignmentCode.NO_DRILLS: gettext_lazy(
+        "No situation in what you chose can be played as a drill yet: choose other scene "
+        "families or sections, or set questions instead."
     ),
 }
 STATUS_WORDS = {
@@ -92,26 +101,6 @@ def _courses_taught(user: User) -> QuerySet[Course]:
     return Course.objects.filter(instructors=user)
 
 
-def _course_for(request: UserRequest, course_id: int) -> Course:
-    return get_object_or_404(_courses_taught(request.user), pk=course_id)
-
-
-def _cohort_for(request: UserRequest, cohort_id: int) -> Cohort:
-    return get_object_or_404(
-        Cohort.objects.select_related("course").filter(course__instructors=request.user),
-        pk=cohort_id,
-    )
-
-
-def _assignment_for(request: UserRequest, assignment_id: int) -> Assignment:
-    return get_object_or_404(
-        Assignment.objects.select_related("cohort__course").filter(
-            cohort__course__instructors=request.user
-        ),
-        pk=assignment_id,
-    )
-
-
 def _trainee_of(cohort: Cohort, user_id: int) -> Membership:
     return get_object_or_404(
         Membership.objects.select_related("user__profile", "cohort__course"),
@@ -121,12 +110,7 @@ def _trainee_of(cohort: Cohort, user_id: int) -> Membership:
 
 
 def _observation_for(request: UserRequest, observation_id: int) -> tuple[Observation, Membership]:
-    observation = get_object_or_404(
-        Observation.objects.select_related("cohort__course").filter(
-            cohort__course__instructors=request.user
-        ),
-        pk=observation_id,
-    )
+    observation = access.taught(request.user, Observation.objects.all(), observation_id)
     # A removed trainee's observations are out of reach with them.
     return observation, _trainee_of(observation.cohort, observation.trainee_id)
 
@@ -140,12 +124,7 @@ def _own_membership(request: UserRequest, cohort_id: int) -> Membership:
 
 
 def _own_assignment(request: UserRequest, assignment_id: int) -> tuple[Assignment, Membership]:
-    assignment = get_object_or_404(
-        Assignment.objects.select_related("cohort__course").filter(
-            cohort__memberships__user=request.user
-        ),
-        pk=assignment_id,
-    )
+    assignment = access.joined(request.user, Assignment.objects.all(), assignment_id)
     membership = Membership.objects.get(cohort=assignment.cohort, user=request.user)
     return assignment, membership
 
@@ -214,8 +193,7 @@ def mine(request: UserRequest) -> HttpResponse:
 def join_path(code: str) -> str:
     """The join link's path without a language: the trainee's own language is added on arrival
     (Django's locale middleware redirects to it), so one printed QR code serves both."""
-    localized = reverse("courses:join_code", args=[code])
-    return "/" + localized.lstrip("/").split("/", 1)[1]
+    return language.without_language(reverse("courses:join_code", args=[code]))
 
 
 @never_cache
@@ -223,27 +201,33 @@ def join_path(code: str) -> str:
 def join(request: Request) -> HttpResponse:
     """Type a join code; a good one leads to the cohort's join page, a bad one says why."""
     form = JoinForm(request.POST or None)
-    if request.method == "POST" and not _may_guess(request):
-        context = {"form": JoinForm(), "error": TOO_MANY_GUESSES}
-        return render_fragment(
-            request, "courses/join.html", context, fragments=("join-form",), status=429
-        )
     if request.method == "POST" and form.is_valid():
         try:
-            cohort = enrolment.find(form.cleaned_data["code"])
+            cohort = _cohort_of_code(request, form.cleaned_data["code"])
+        except GuessesPaused:
+            context = {"form": JoinForm(), "error": TOO_MANY_GUESSES}
+            return render_fragment(
+                request, "courses/join.html", context, fragments=("join-form",), status=429
+            )
         except enrolment.JoinError as exc:
-            _count_guess(request, exc.code)
             form.add_error("code", str(JOIN_ERRORS[exc.code]))
             context = {"form": form, "error_code": exc.code}
             return render_fragment(
                 request, "courses/join.html", context, fragments=("join-form",), status=400
             )
-        target = reverse("courses:join_code", args=[cohort.join_code])
+        # With the pass, the join that follows is not refused should this address reach the
+        # limit meanwhile (a room typing the code while someone there mistypes).
+        target = _invite_path(cohort)
         if request.htmx:
             response = HttpResponse(status=204)
             response["HX-Redirect"] = target
             return response
         return redirect(target)
+    if request.method == "POST" and not _may_guess(request):
+        context = {"form": JoinForm(), "error": TOO_MANY_GUESSES}
+        return render_fragment(
+            request, "courses/join.html", context, fragments=("join-form",), status=429
+        )
     status = 400 if request.method == "POST" else 200
     return render_fragment(
         request, "courses/join.html", {"form": form}, fragments=("join-form",), status=status
@@ -254,24 +238,24 @@ def join(request: Request) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def join_code(request: Request, code: str) -> HttpResponse:
     """The join link: who teaches, what they will see; join (after logging in or signing up)."""
-    if not _may_guess(request):
+    try:
+        cohort = _cohort_of_code(request, code)
+    except GuessesPaused:
         context = {"form": JoinForm(initial={"code": code[:20]}), "error": TOO_MANY_GUESSES}
         return render(request, "courses/join.html", context, status=429)
-    try:
-        cohort = enrolment.find(code)
     except enrolment.JoinError as exc:
-        _count_guess(request, exc.code)
         context = {"form": JoinForm(initial={"code": code[:20]}), "error_code": exc.code}
         context["error"] = JOIN_ERRORS[exc.code]
         return render(request, "courses/join.html", context, status=404)
     if request.method == "POST":
         if not request.user.is_authenticated:
-            return redirect(f"{reverse('umpires:login')}?next={request.path}")
+            back = urlencode({"next": _invite_path(cohort)})
+            return redirect(f"{reverse('umpires:login')}?{back}")
         try:
             membership = enrolment.join(request.user, cohort)
         except enrolment.JoinError as exc:
             if exc.code == "already":
-                messages.info(request, str(JOIN_ERRORS["already"]))
+                messages.info(request, str(JOIN_ERRORS[enrolment.JoinCode.ALREADY]))
                 return redirect("courses:mine")
             context = _invite(request, cohort)
             context["error"] = JOIN_ERRORS[exc.code]
@@ -288,24 +272,74 @@ def join_code(request: Request, code: str) -> HttpResponse:
 
 JOIN_GUESSES = "join-code-guess"
 TOO_MANY_GUESSES = gettext_lazy(
-    "Too many wrong codes were typed from this network in the last hour. Check the code with "
-    "your instructor and try again later."
+    "Too many wrong codes were typed from this network in the last hour. Open the join link or "
+    "scan the QR code your instructor shared: it works even now. Or try again later."
 )
 
 
+class GuessesPaused(Exception):
+    """This address has typed JOIN_GUESS_LIMIT wrong codes in the last hour."""
+
+
+def _cohort_of_code(request: Request, text: str) -> Cohort:
+    """The cohort this join code opens, else enrolment.JoinError saying why.
+
+    Wrong codes are counted per address, and an address that typed JOIN_GUESS_LIMIT of them
+    in the last hour gets GuessesPaused for any code, right or wrong: the 244 million codes
+    stay unguessable, and guessing on learns nothing. Whoever shows they know the cohort
+    already is never counted nor paused: the join link's pass (its QR code carries it), a
+    member of the cohort, one of its instructors. So a room behind one address joins whatever
+    one person there has typed.
+    """
+    cohort: Cohort | None
+    refused: enrolment.JoinError | None = None
+    try:
+        cohort = enrolment.find(text)
+    except enrolment.JoinError as exc:
+        cohort, refused = exc.cohort, exc
+    if cohort is not None and _knows(request, cohort):
+        if refused is not None:
+            raise refused
+        return cohort
+    address = client_ip(request) or "unknown"
+    if not rates.allowed(JOIN_GUESSES, address, settings.JOIN_GUESS_LIMIT, rates.HOUR):
+        raise GuessesPaused
+    if refused is not None:
+        if refused.code == "unknown":
+            rates.record(JOIN_GUESSES, address, rates.HOUR)
+        raise refused
+    assert cohort is not None
+    return cohort
+
+
 def _may_guess(request: Request) -> bool:
-    """Whether this address may try one more code: JOIN_GUESS_LIMIT wrong codes an hour make
-    the 244 million codes unguessable while a room behind one address mistypes in peace."""
+    """Whether this address may try one more code (a form sent without one still is told)."""
     address = client_ip(request) or "unknown"
     return rates.allowed(JOIN_GUESSES, address, settings.JOIN_GUESS_LIMIT, rates.HOUR)
 
 
-def _count_guess(request: Request, error: str) -> None:
-    if error == "unknown":
-        rates.record(JOIN_GUESSES, client_ip(request) or "unknown", rates.HOUR)
+def _knows(request: Request, cohort: Cohort) -> bool:
+    given = request.GET.get(passes.PARAMETER) or request.POST.get(passes.PARAMETER)
+    if codes.holds_pass(cohort, given):
+        return True
+    user = request.user
+    return user.is_authenticated and (
+        Membership.objects.filter(cohort=cohort, user_id=user.pk).exists()
+        or cohort.course.instructors.filter(pk=user.pk).exists()
+    )
+
+
+def _with_pass(path: str, cohort: Cohort) -> str:
+    return f"{path}?{passes.PARAMETER}={codes.join_pass(cohort)}"
+
+
+def _invite_path(cohort: Cohort) -> str:
+    """The join page's own address with the pass: where logging in or signing up comes back to."""
+    return _with_pass(reverse("courses:join_code", args=[cohort.join_code]), cohort)
 
 
 def _invite(request: Request, cohort: Cohort) -> dict[str, Any]:
+    path = _invite_path(cohort)
     member = (
         request.user.is_authenticated
         and Membership.objects.filter(cohort=cohort, user_id=request.user.pk).exists()
@@ -315,6 +349,9 @@ def _invite(request: Request, cohort: Cohort) -> dict[str, Any]:
         "course": cohort.course,
         "instructors": _people(cohort.course.instructors.select_related("profile")),
         "already": member,
+        "invite_path": path,
+        # The sign-in links' way back here, as `next={{ invite_path|urlencode }}` spelt it.
+        "signin_query": "next=" + quote(path, safe="/"),
     }
 
 
@@ -364,13 +401,20 @@ def assignment(request: UserRequest, assignment_id: int) -> HttpResponse:
 @never_cache
 @require_GET
 def assignment_next(request: UserRequest, assignment_id: int) -> HttpResponse:
-    """The assignment's next question, through ordinary practice, coming back here after it."""
+    """The assignment's next question, through ordinary practice, coming back here after it.
+    A drill set is started from its page (a POST to the drills), so this leads back there."""
     item, membership = _own_assignment(request, assignment_id)
+    if item.is_drill:
+        return redirect("courses:assignment", item.pk)
     done = homework.progress([item], [request.user.pk])[(item.pk, request.user.pk)]
     if done.done:
         messages.success(
             request,
-            _("Assignment done: %(answered)d answers, %(right)d right.")
+            ngettext(
+                "Assignment done: %(right)d of %(answered)d answers right.",
+                "Assignment done: %(right)d of %(answered)d answers right.",
+                done.right,
+            )
             % {"answered": done.answered, "right": done.right},
         )
         return redirect("courses:assignment", item.pk)
@@ -380,7 +424,11 @@ def assignment_next(request: UserRequest, assignment_id: int) -> HttpResponse:
         return redirect("courses:assignment", item.pk)
     messages.info(
         request,
-        _("%(title)s: %(answered)d of %(target)d questions answered.")
+        ngettext(
+            "%(title)s: %(answered)d of %(target)d questions answered.",
+            "%(title)s: %(answered)d of %(target)d questions answered.",
+            done.answered,
+        )
         % {"title": item.title, "answered": done.answered, "target": done.target},
     )
     back = reverse("courses:assignment_next", args=[item.pk])
@@ -423,7 +471,7 @@ def _status(request: Request, form: Any) -> int:
 @require_GET
 def course(request: UserRequest, course_id: int) -> HttpResponse:
     """A course: its cohorts and its instructors."""
-    item = _course_for(request, course_id)
+    item = access.taught_course(request.user, course_id)
     cohorts = item.cohorts.annotate(trainees=Count("memberships"))
     context = {
         "course": item,
@@ -438,7 +486,7 @@ def course(request: UserRequest, course_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def course_edit(request: UserRequest, course_id: int) -> HttpResponse:
     """Change a course's titles, track, year or time zone."""
-    item = _course_for(request, course_id)
+    item = access.taught_course(request.user, course_id)
     zone_before = item.time_zone
     form = CourseForm(request.POST or None, instance=item)
     if request.method == "POST" and form.is_valid():
@@ -456,7 +504,7 @@ def course_edit(request: UserRequest, course_id: int) -> HttpResponse:
 @require_POST
 def course_instructor_add(request: UserRequest, course_id: int) -> HttpResponse:
     """Add a co-instructor: someone who already holds the instructor role."""
-    item = _course_for(request, course_id)
+    item = access.taught_course(request.user, course_id)
     form = PersonForm(request.POST)
     if form.is_valid():
         person: User = form.cleaned_data["person"]
@@ -489,7 +537,7 @@ def course_instructor_add(request: UserRequest, course_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def course_instructor_remove(request: UserRequest, course_id: int, user_id: int) -> HttpResponse:
     """Stop someone teaching the course; the last instructor cannot leave it untaught."""
-    item = _course_for(request, course_id)
+    item = access.taught_course(request.user, course_id)
     person = get_object_or_404(item.instructors.all(), pk=user_id)
     back = reverse("courses:course", args=[item.pk])
     if item.instructors.count() <= 1:
@@ -516,7 +564,7 @@ def course_instructor_remove(request: UserRequest, course_id: int, user_id: int)
 @require_http_methods(["GET", "POST"])
 def cohort_new(request: UserRequest, course_id: int) -> HttpResponse:
     """A new cohort of the course, with its join code."""
-    item = _course_for(request, course_id)
+    item = access.taught_course(request.user, course_id)
     form = CohortForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         cohort = form.save(commit=False)
@@ -538,7 +586,7 @@ def _code_end(form: CohortForm, item: Course) -> datetime | None:
 @require_http_methods(["GET", "POST"])
 def cohort_edit(request: UserRequest, cohort_id: int) -> HttpResponse:
     """Rename a cohort, change its enrolment limit or the last day its code works."""
-    cohort = _cohort_for(request, cohort_id)
+    cohort = access.taught_cohort(request.user, cohort_id)
     day = None
     if cohort.join_expires_at:  # stored as the midnight after the last day
         end = timezone.localtime(cohort.join_expires_at, homework.zone(cohort.course))
@@ -555,13 +603,17 @@ def cohort_edit(request: UserRequest, cohort_id: int) -> HttpResponse:
 
 
 def _cohort_context(request: Request, cohort: Cohort) -> dict[str, Any]:
-    link = request.build_absolute_uri(join_path(cohort.join_code))
+    address = request.build_absolute_uri(join_path(cohort.join_code))
+    # The link to share, and its QR code, carry the pass: it joins even from an address paused
+    # for wrong codes. The projector shows the short address, to type.
+    link = _with_pass(address, cohort)
     expired = cohort.join_expires_at is not None and cohort.join_expires_at <= timezone.now()
     return {
         "cohort": cohort,
         "course": cohort.course,
         "join_link": link,
-        "qr": codes.qr_svg(link, _("QR code of the join link")),
+        "join_address": address,
+        "qr": qr.link(link, _("QR code of the join link")),
         "code_expired": expired,
         "code_end": cohort.join_expires_at
         and timezone.localtime(cohort.join_expires_at, homework.zone(cohort.course)),
@@ -572,7 +624,7 @@ def _cohort_context(request: Request, cohort: Cohort) -> dict[str, Any]:
 @require_GET
 def cohort(request: UserRequest, cohort_id: int) -> HttpResponse:
     """A cohort: how to join it, its trainees and its assignments."""
-    item = _cohort_for(request, cohort_id)
+    item = access.taught_cohort(request.user, cohort_id)
     people = gradebook.members(item)
     work = list(item.assignments.order_by("due_at", "pk"))
     done = homework.progress(work, [m.user_id for m in people])
@@ -589,7 +641,7 @@ def cohort(request: UserRequest, cohort_id: int) -> HttpResponse:
 @require_POST
 def cohort_code(request: UserRequest, cohort_id: int) -> HttpResponse:
     """Reset the join code (the old one stops working), turn it off, or on again."""
-    item = _cohort_for(request, cohort_id)
+    item = access.taught_cohort(request.user, cohort_id)
     action = request.POST.get("action")
     if action == "reset":
         codes.give_new_code(item)
@@ -617,7 +669,7 @@ def cohort_code(request: UserRequest, cohort_id: int) -> HttpResponse:
 @require_GET
 def cohort_code_show(request: UserRequest, cohort_id: int) -> HttpResponse:
     """The code, the link and the QR code, large, for a projector or a printout."""
-    item = _cohort_for(request, cohort_id)
+    item = access.taught_cohort(request.user, cohort_id)
     return render(request, "courses/code.html", _cohort_context(request, item))
 
 
@@ -625,22 +677,17 @@ def cohort_code_show(request: UserRequest, cohort_id: int) -> HttpResponse:
 @require_GET
 def cohort_gradebook(request: UserRequest, cohort_id: int) -> HttpResponse:
     """Trainees x sections mastery, assignments and last activity; sortable, weakest first."""
-    item = _cohort_for(request, cohort_id)
+    item = access.taught_cohort(request.user, cohort_id)
     book = gradebook.build(item, request.GET.get("sort", gradebook.DEFAULT_SORT))
     context = {"book": book, "cohort": item, "course": item.course, "status": STATUS_WORDS}
     return render_fragment(request, "courses/gradebook.html", context, fragments=("gradebook",))
-
-
-class _Echo:
-    def write(self, value: str) -> str:
-        return value
 
 
 @instructor_required
 @require_GET
 def cohort_gradebook_csv(request: UserRequest, cohort_id: int) -> StreamingHttpResponse:
     """The gradebook as CSV, in the instructor's language, streamed row by row."""
-    item = _cohort_for(request, cohort_id)
+    item = access.taught_cohort(request.user, cohort_id)
     book = gradebook.build(item, request.GET.get("sort", gradebook.DEFAULT_SORT))
     words = {
         "trainee": _("Trainee"),
@@ -658,17 +705,13 @@ def cohort_gradebook_csv(request: UserRequest, cohort_id: int) -> StreamingHttpR
     words |= {f"assignment-{a.pk}": _assignment_label(a) for a in book.assignments}
     words |= {f"exam-{e.pk}": e.title for e in book.exams}
     words |= {"best": _("best"), "passed": _("passed"), "yes": _("yes"), "no": _("no")}
-    writer = csv.writer(_Echo())
-
-    def lines() -> Iterator[str]:
-        yield "\ufeff"  # spreadsheets read the file as UTF-8 (accents) with this mark first
-        for row in gradebook.csv_rows(book, words):
-            yield writer.writerow(row)
-
+    words |= {
+        "calls": _("plays called"),
+        "accuracy": _("accuracy"),
+        "median_time": _("median decision time"),
+    }
     name = slugify(f"{item.course.title}-{item.name}") or "cohort"
-    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="gradebook-{name}.csv"'
-    return response
+    return csv_response(csv_lines(gradebook.csv_rows(book, words)), f"gradebook-{name}.csv")
 
 
 def _assignment_label(a: Assignment) -> str:
@@ -679,7 +722,7 @@ def _assignment_label(a: Assignment) -> str:
 @require_GET
 def trainee(request: UserRequest, cohort_id: int, user_id: int) -> HttpResponse:
     """One trainee as their instructors see them: since joining, nothing before."""
-    item = _cohort_for(request, cohort_id)
+    item = access.taught_cohort(request.user, cohort_id)
     membership = _trainee_of(item, user_id)
     context = {"report": gradebook.report(membership), "cohort": item, "own": False}
     return render(request, "courses/trainee.html", context)
@@ -689,7 +732,7 @@ def trainee(request: UserRequest, cohort_id: int, user_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def trainee_remove(request: UserRequest, cohort_id: int, user_id: int) -> HttpResponse:
     """Remove a trainee from the cohort (asked once more first)."""
-    item = _cohort_for(request, cohort_id)
+    item = access.taught_cohort(request.user, cohort_id)
     membership = _trainee_of(item, user_id)
     name = gradebook.display_name(membership)
     back = reverse("courses:cohort", args=[item.pk])
@@ -715,7 +758,7 @@ def trainee_remove(request: UserRequest, cohort_id: int, user_id: int) -> HttpRe
 @require_http_methods(["GET", "POST"])
 def observation_new(request: UserRequest, cohort_id: int, user_id: int) -> HttpResponse:
     """Record having watched the trainee umpire a real game."""
-    item = _cohort_for(request, cohort_id)
+    item = access.taught_cohort(request.user, cohort_id)
     membership = _trainee_of(item, user_id)
     form = ObservationForm(request.POST or None, initial={"observed_on": timezone.localdate()})
     if request.method == "POST" and form.is_valid():
@@ -773,9 +816,9 @@ def observation_delete(request: UserRequest, observation_id: int) -> HttpRespons
 @require_http_methods(["GET", "POST"])
 def assignment_new(request: UserRequest, cohort_id: int) -> HttpResponse:
     """Set practice for the cohort: a rule, sections or chosen situations, a number, a date."""
-    item = _cohort_for(request, cohort_id)
+    item = access.taught_cohort(request.user, cohort_id)
     today = homework.today_in(item.course)
-    form = AssignmentForm(request.POST or None, initial={"due_on": today})
+    form = AssignmentForm(request.POST or None, initial={"due_on": today}, audience=request.user.pk)
     error_code = None
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -789,6 +832,8 @@ def assignment_new(request: UserRequest, cohort_id: int) -> HttpResponse:
                 rule=data["rule"],
                 sections=list(data["sections"] or ()),
                 scenarios=list(data["scenarios"] or ()),
+                kind=data["kind"],
+                families=list(data["families"] or ()),
                 by=request.user,
             )
         except homework.AssignmentError as exc:
@@ -799,7 +844,7 @@ def assignment_new(request: UserRequest, cohort_id: int) -> HttpResponse:
             messages.success(
                 request,
                 _("Assignment set: %(title)s, due %(day)s.")
-                % {"title": created.title, "day": created.due_on.isoformat()},
+                % {"title": created.title, "day": moment(created.due_on, "date")},
             )
             return redirect("courses:cohort", item.pk)
     context = {
@@ -818,11 +863,14 @@ def assignment_new(request: UserRequest, cohort_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def assignment_edit(request: UserRequest, assignment_id: int) -> HttpResponse:
     """Move the due date, change the number of questions or the note."""
-    item = _assignment_for(request, assignment_id)
+    item = access.taught(request.user, Assignment.objects.all(), assignment_id)
     form = AssignmentChangeForm(
         request.POST or None,
         initial={"questions": item.questions, "due_on": item.due_on, "note": item.note},
     )
+    posted = request.method == "POST" and form.is_valid()
+    if posted and item.is_drill and form.cleaned_data["questions"] > DRILL_MAX:
+        form.add_error("questions", too_many_plays())
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -847,7 +895,7 @@ def assignment_edit(request: UserRequest, assignment_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def assignment_delete(request: UserRequest, assignment_id: int) -> HttpResponse:
     """Withdraw an assignment (the answers given to it stay in each trainee's history)."""
-    item = _assignment_for(request, assignment_id)
+    item = access.taught(request.user, Assignment.objects.all(), assignment_id)
     back = reverse("courses:cohort", args=[item.cohort_id])
     if request.method == "POST":
         item.delete()

@@ -10,6 +10,7 @@ import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from django.core import signing
 
@@ -17,10 +18,17 @@ SALT = "scenarios.practice.question"
 MAX_AGE = 6 * 60 * 60  # seconds: a question left open over a long evening still counts
 
 
+class TokenCode(StrEnum):
+    """Why a practice answer's token was refused."""
+
+    EXPIRED = "expired"
+    TAMPERED = "tampered"
+
+
 class TokenError(ValueError):
     """The token is not one this site issued for this variant, or it is too old."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: TokenCode) -> None:
         super().__init__(code)
         self.code = code
 
@@ -60,11 +68,11 @@ def read(token: str, slug: str, seed: int, *, max_age: int = MAX_AGE) -> Questio
     try:
         data = signing.loads(token, salt=SALT, max_age=max_age)
     except signing.SignatureExpired:
-        raise TokenError("expired") from None
+        raise TokenError(TokenCode.EXPIRED) from None
     except signing.BadSignature:
-        raise TokenError("tampered") from None
+        raise TokenError(TokenCode.TAMPERED) from None
     if not isinstance(data, dict) or data.get("s") != slug or data.get("e") != seed:
-        raise TokenError("tampered")
+        raise TokenError(TokenCode.TAMPERED)
     return QuestionState(
         slug=slug,
         seed=seed,

@@ -2,32 +2,37 @@
 
 The views only ask: the question and its check come from the quiz core (scenarios.quiz), the
 recording from umpires.progress. The page carries a signed token (practice.tokens), never the
-answer key.
+answer key. While an exam holds the account closed-book (umpires.closedbook), every screen that
+poses or rules a question says so instead, and records nothing.
 """
 
+import functools
 import random
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Concatenate
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
-from polotrainer.practice import tokens
-from polotrainer.umpires import review
+from polotrainer.practice import sets, tokens
+from polotrainer.umpires import closedbook, review
 from polotrainer.umpires.models import Attempt, Mode
 from polotrainer.umpires.people import VISITOR_KEY, person_of
-from polotrainer.umpires.progress import Answer, Answers, Context, record_answers
+from polotrainer.umpires.progress import Answer, Answers, Context, Person, record_answers
 from polotrainer.web.htmx import render_fragment
+from polotrainer.web.messages import Message
 from polotrainer.web.requests import Request, UserRequest
-from scenarios import diagram, quiz, texts
+from scenarios import audience, diagram, quiz, texts
 from scenarios.localize import current_language
 from scenarios.models import Scenario
 from scenarios.spec import Texts
@@ -38,19 +43,11 @@ RECENT = 30
 TEMPLATE = "practice/practice.html"
 FRAGMENTS = ("quiz", "feedback", "whatif")
 
-ANSWER_ERRORS = {
-    "missing": gettext_lazy("Please answer this question."),
-    "unknown_option": gettext_lazy("That choice is not one of this question's options."),
-    "unknown_player": gettext_lazy("That player is not in this situation."),
-    "not_a_number": gettext_lazy("Please enter a number, for example 3."),
-    "off_field": gettext_lazy("That point is off the field: place the ball on the field."),
-    "not_an_order": gettext_lazy("Give each step a different place: 1 for the first, and so on."),
-}
-TOKEN_ERRORS = {
-    "expired": gettext_lazy(
+TOKEN_ERRORS: dict[tokens.TokenCode, Message] = {
+    tokens.TokenCode.EXPIRED: gettext_lazy(
         "This question was opened too long ago to be answered. Here is a fresh one to try."
     ),
-    "tampered": gettext_lazy(
+    tokens.TokenCode.TAMPERED: gettext_lazy(
         "This answer does not belong to the question on this page, so it was not recorded."
     ),
 }
@@ -92,6 +89,36 @@ def _with_query(url: str, query: Mapping[str, str]) -> str:
     return f"{url}?{urlencode(query)}" if query else url
 
 
+# --- closed book -------------------------------------------------------------------------------
+
+
+def open_book[Rq: Request, **P](
+    view: Callable[Concatenate[Rq, P], HttpResponse],
+) -> Callable[Concatenate[Rq, P], HttpResponse]:
+    """The view, unless an exam holds the account closed-book: then the page saying so and
+    when practice reopens (403), with nothing posed, ruled or recorded. An htmx request (an
+    answer, a what-if) reloads the page, which then says so."""
+
+    def checked(request: Rq, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+        held = (
+            closedbook.closed_book(Person(user_id=request.user.pk), timezone.now())
+            if request.user.is_authenticated
+            else None
+        )
+        if held is None:
+            return view(request, *args, **kwargs)
+        if request.htmx:
+            response = HttpResponse(status=200)
+            response["HX-Refresh"] = "true"
+        else:
+            response = render(request, closedbook.TEMPLATE, closedbook.notice(held), status=403)
+        add_never_cache_headers(response)
+        return response
+
+    functools.update_wrapper(checked, view)
+    return checked
+
+
 @require_safe
 def start(request: Request) -> HttpResponse:
     """Start practising at once: everything mixed, one rule or one section."""
@@ -99,12 +126,13 @@ def start(request: Request) -> HttpResponse:
 
 
 @require_safe
+@open_book
 def next_question(request: Request) -> HttpResponse:
     """Pick a live scenario (one not answered lately, if any) and a fresh seed, and go there."""
     chosen = practice_filter(request)
     if chosen.get("mode") == Mode.REVIEW and request.user.is_authenticated:
         return redirect("practice:review")
-    live = Scenario.objects.live()
+    live = Scenario.objects.live_for(_user_id(request))
     if "rule" in chosen:
         live = live.filter(rule_id=int(chosen["rule"]))
     if "section" in chosen:
@@ -116,6 +144,34 @@ def next_question(request: Request) -> HttpResponse:
     fresh = [pk for pk in candidates if pk not in recent]
     slug = candidates[random.choice(fresh or list(candidates))]
     return redirect(_with_query(reverse("practice:question", args=[slug, fresh_seed()]), chosen))
+
+
+@never_cache
+@require_safe
+@open_book
+def practice_set(request: Request, token: str, position: int = 1) -> HttpResponse:
+    """A chosen list of situations in turn (practice.sets): the `position`-th one the person
+    may meet, with a fresh variant, and this address's next position as its "next"; after
+    the last, a page saying the set is done. A token this site did not sign: 404."""
+    try:
+        ids = sets.read(token)
+    except sets.BadSet:
+        return render(request, "practice/set_done.html", {"invalid": True}, status=404)
+    slugs = dict(
+        Scenario.objects.live_for(_user_id(request)).filter(pk__in=ids).values_list("pk", "slug")
+    )
+    serving = [slugs[pk] for pk in ids if pk in slugs]
+    if position < 1:
+        return redirect("practice:set", token)
+    if position > len(serving):
+        return render(
+            request,
+            "practice/set_done.html",
+            {"count": len(serving), "again": reverse("practice:set", args=[token])},
+        )
+    then = reverse("practice:set_at", args=[token, position + 1])
+    url = reverse("practice:question", args=[serving[position - 1], fresh_seed()])
+    return redirect(_with_query(url, {"then": then}))
 
 
 def _recent_scenarios(request: Request) -> list[int]:
@@ -131,6 +187,7 @@ def _recent_scenarios(request: Request) -> list[int]:
 
 @login_required
 @require_safe
+@open_book
 def review_next(request: UserRequest) -> HttpResponse:
     """Go to a fresh variant of the most overdue scenario, or say when the next one is due."""
     upcoming = review.next_review(request.user)
@@ -144,13 +201,22 @@ def review_next(request: UserRequest) -> HttpResponse:
 # --- one question ------------------------------------------------------------------------------
 
 
-def _scenario(slug: str, seed: int) -> Scenario:
+def _scenario(request: Request, slug: str, seed: int) -> Scenario:
+    """The scenario of a question's URL; 404 for one the person may not meet (a course's own
+    situation, to anyone outside its audience: scenarios.audience), as for one that is not."""
     if seed > MAX_SEED:
         raise Http404(_("There is no such question."))
     try:
-        return Scenario.objects.current(slug)
+        scenario = Scenario.objects.current(slug)
     except Scenario.DoesNotExist:
         raise Http404(_("There is no such question.")) from None
+    if not audience.sees(_user_id(request), scenario):
+        raise Http404(_("There is no such question."))
+    return scenario
+
+
+def _user_id(request: Request) -> int | None:
+    return request.user.pk if request.user.is_authenticated else None
 
 
 def _pose(scenario: Scenario, seed: int) -> quiz.Posed:
@@ -160,8 +226,14 @@ def _pose(scenario: Scenario, seed: int) -> quiz.Posed:
         raise Http404(_("There is no such question.")) from None
 
 
-def _page(request: Request, scenario: Scenario, posed: quiz.Posed, **extra: Any) -> dict[str, Any]:
-    chosen = practice_filter(request)
+def _page(
+    request: Request,
+    scenario: Scenario,
+    posed: quiz.Posed,
+    chosen: Mapping[str, str],
+    **extra: Any,
+) -> dict[str, Any]:
+    """The page's context; `chosen` is the request's filter (`practice_filter`, parsed once)."""
     slug, seed = posed.slug, posed.seed
     items: list[quiz.Marked] = list(extra.get("items", ()))
     section = posed.spec.section
@@ -192,25 +264,28 @@ def _page(request: Request, scenario: Scenario, posed: quiz.Posed, **extra: Any)
 
 @never_cache
 @require_safe
+@open_book
 def question(request: Request, slug: str, seed: int) -> HttpResponse:
     """One variant's questions; its URL replays exactly that variant."""
-    scenario = _scenario(slug, seed)
+    scenario = _scenario(request, slug, seed)
     posed = _pose(scenario, seed)
     # A visitor's id is made before answering, so that answering never has to write the session.
     person_of(request)
-    again = _shown_again(request, scenario, posed)
+    chosen = practice_filter(request)
+    again = _shown_again(request, scenario, posed, chosen)
     if again is not None:
         return render(request, TEMPLATE, again)
-    mode = practice_filter(request).get("mode", Mode.PRACTICE)
+    mode = chosen.get("mode", Mode.PRACTICE)
     token = tokens.issue(slug, seed, [q.id for q in posed.questions], mode)
     return render(
-        request, TEMPLATE, _page(request, scenario, posed, token=token, items=_blank(posed))
+        request, TEMPLATE, _page(request, scenario, posed, chosen, token=token, items=_blank(posed))
     )
 
 
 def _fields(posed: quiz.Posed, items: list[quiz.Marked]) -> dict[str, Any]:
-    """The field diagrams of the page: the question's (the input of a place question) and,
-    after answering a place question, the close-up of the right spots beside the trainee's."""
+    """The field diagrams of the page: the question's (the input of a place question, drawn
+    when shown) and, after answering a place question, the close-up of the right spots beside
+    the trainee's."""
     drawn = posed.diagram
     if drawn is None:
         return {"question_field": "", "feedback_field": ""}
@@ -225,12 +300,12 @@ def _fields(posed: quiz.Posed, items: list[quiz.Marked]) -> dict[str, Any]:
     ]
     shown = [p for a in answers for p in (a.right, a.mine) if p is not None]
     close_up = diagram.around(drawn, shown) if shown else None
+    marker = quiz.marker(items)
     return {
-        "question_field": diagram.render(
-            drawn,
-            posed.lang,
-            interactive=posed.has_place,
-            marker=next((m for item in items if (m := _marker(item)) is not None), None),
+        # Drawn only if the template shows it (the whole page, never the feedback fragment):
+        # a template calls a callable it is given.
+        "question_field": lambda: diagram.render(
+            drawn, posed.lang, interactive=posed.has_place, marker=marker
         ),
         "feedback_field": diagram.render(
             drawn, posed.lang, view=close_up, zoom=close_up, answers=answers, uid="feedback-field"
@@ -238,17 +313,6 @@ def _fields(posed: quiz.Posed, items: list[quiz.Marked]) -> dict[str, Any]:
         if answers
         else "",
     }
-
-
-def _marker(item: quiz.Marked) -> tuple[float, float] | None:
-    """Where to draw the trainee's marker from a place question's typed values, if numbers."""
-    if item.question.type != quiz.QuestionType.PLACE or item.question.place is None:
-        return None
-    try:
-        along, across = (float(v.replace(",", ".")) for v in item.values)
-    except (TypeError, ValueError):
-        return None
-    return (along - item.question.place.length / 2, across)
 
 
 def _blank(posed: quiz.Posed) -> list[quiz.Marked]:
@@ -260,6 +324,7 @@ def _blank(posed: quiz.Posed) -> list[quiz.Marked]:
 
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
+@open_book
 def answer(request: Request, slug: str, seed: int) -> HttpResponse:
     """Check every answer of the page against the engine, record them, show the feedback.
 
@@ -270,14 +335,15 @@ def answer(request: Request, slug: str, seed: int) -> HttpResponse:
         return redirect(
             _with_query(reverse("practice:question", args=[slug, seed]), practice_filter(request))
         )
-    scenario = _scenario(slug, seed)
+    scenario = _scenario(request, slug, seed)
     posed = _pose(scenario, seed)
+    chosen = practice_filter(request)
     submitted = {key: request.POST.getlist(key) for key in request.POST}
     token = request.POST.get("token", "")
     try:
         state = tokens.read(token, slug, seed)
         if state.questions != tuple(q.id for q in posed.questions):
-            raise tokens.TokenError("tampered")
+            raise tokens.TokenError(tokens.TokenCode.TAMPERED)
     except tokens.TokenError as exc:
         fresh = reverse(
             "practice:question", args=[slug, fresh_seed() if exc.code == "expired" else seed]
@@ -286,10 +352,11 @@ def answer(request: Request, slug: str, seed: int) -> HttpResponse:
             request,
             scenario,
             posed,
+            chosen,
             token=token,
             items=quiz.read(posed, submitted),
             token_error=TOKEN_ERRORS[exc.code],
-            fresh_url=_with_query(fresh, practice_filter(request)),
+            fresh_url=_with_query(fresh, chosen),
         )
         return render_fragment(
             request, TEMPLATE, context, fragments=FRAGMENTS, fragment="feedback", status=400
@@ -298,12 +365,10 @@ def answer(request: Request, slug: str, seed: int) -> HttpResponse:
     checked = quiz.check(posed, submitted)
     if checked.refused:
         items = [
-            quiz.Marked(m.question, m.values, str(ANSWER_ERRORS.get(m.error, m.error)))
-            if m.error
-            else m
+            quiz.Marked(m.question, m.values, quiz.answer_message(m.error)) if m.error else m
             for m in checked.items
         ]
-        context = _page(request, scenario, posed, token=token, items=items, has_errors=True)
+        context = _page(request, scenario, posed, chosen, token=token, items=items, has_errors=True)
         response = render_fragment(
             request, TEMPLATE, context, fragments=FRAGMENTS, fragment="quiz", status=400
         )
@@ -327,7 +392,9 @@ def answer(request: Request, slug: str, seed: int) -> HttpResponse:
         ),
     )
     nonces = [state.nonce_for(m.id) for m in checked.items]
-    context = _answered(request, scenario, posed, checked, tokens.answered(slug, seed, nonces))
+    context = _answered(
+        request, scenario, posed, chosen, checked, tokens.answered(slug, seed, nonces)
+    )
     context.update(token=token, duplicate=recorded.duplicate)
     response = render_fragment(request, TEMPLATE, context, fragments=FRAGMENTS, fragment="feedback")
     if request.htmx:
@@ -338,14 +405,20 @@ def answer(request: Request, slug: str, seed: int) -> HttpResponse:
 
 
 def _answered(
-    request: Request, scenario: Scenario, posed: quiz.Posed, checked: quiz.Check, proof: str
+    request: Request,
+    scenario: Scenario,
+    posed: quiz.Posed,
+    chosen: Mapping[str, str],
+    checked: quiz.Check,
+    proof: str,
 ) -> dict[str, Any]:
     """The page's context once answered: the feedback, what-if, and the answered address."""
-    query = {**practice_filter(request), "answered": proof}
+    query = {**chosen, "answered": proof}
     return _page(
         request,
         scenario,
         posed,
+        chosen,
         items=list(checked.items),
         checked=checked,
         answered=True,
@@ -353,12 +426,14 @@ def _answered(
         proof=proof,
         lang_next=_with_query(reverse("practice:question", args=[posed.slug, posed.seed]), query),
         variant_url=_with_query(
-            reverse("practice:question", args=[posed.slug, fresh_seed()]), practice_filter(request)
+            reverse("practice:question", args=[posed.slug, fresh_seed()]), chosen
         ),
     )
 
 
-def _shown_again(request: Request, scenario: Scenario, posed: quiz.Posed) -> dict[str, Any] | None:
+def _shown_again(
+    request: Request, scenario: Scenario, posed: quiz.Posed, chosen: Mapping[str, str]
+) -> dict[str, Any] | None:
     """The feedback of this variant as this person answered it, from ?answered= (a reload, a
     restored tab, a language switch); None when the proof or the answers are not theirs."""
     proof = request.GET.get("answered", "")
@@ -373,22 +448,24 @@ def _shown_again(request: Request, scenario: Scenario, posed: quiz.Posed) -> dic
     given = dict(attempts.values_list("question", "answer"))
     if not given:
         return None
-    return _answered(request, scenario, posed, quiz.checked(posed, given), proof)
+    return _answered(request, scenario, posed, chosen, quiz.checked(posed, given), proof)
 
 
 # --- what if -----------------------------------------------------------------------------------
 
 
 @require_safe
+@open_book
 def whatif(request: Request, slug: str, seed: int) -> HttpResponse:
     """After answering: change one fact and show how the ruling changes, beside the original."""
-    scenario = _scenario(slug, seed)
+    scenario = _scenario(request, slug, seed)
     posed = _pose(scenario, seed)
     proof = request.GET.get("proof", "")
     base = _page(
         request,
         scenario,
         posed,
+        practice_filter(request),
         items=_blank(posed),
         whatif_shown=True,
         whatif=quiz.what_if_controls(posed),

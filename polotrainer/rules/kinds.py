@@ -70,6 +70,13 @@ KINDS: Mapping[str, Kind] = _kinds(
         "Whether Penalty 3 is defended in an event, and why not (Rule 37).",
     ),
     Kind(
+        "penalty_3_in_play",
+        penalties.Penalty3PlaySituation,
+        penalties.decide_penalty_3_play,
+        penalties.Penalty3PlayRuling,
+        "Penalty 3 once hit: may the fouled team play the ball again, may the fouling team enter.",
+    ),
+    Kind(
         "penalty_7",
         penalties.Penalty7Situation,
         penalties.decide_penalty_7,
@@ -124,6 +131,13 @@ KINDS: Mapping[str, Kind] = _kinds(
         stoppages.decide_foul_at_horn,
         stoppages.FoulAtHornRuling,
         "When a penalty for a foul at the horn or between periods is executed (Rule 21).",
+    ),
+    Kind(
+        "verbal_cue",
+        stoppages.VerbalCueSituation,
+        stoppages.decide_verbal_cue,
+        stoppages.VerbalCueRuling,
+        "Whether the Umpire may give a player a verbal cue during play (Rule 21.b).",
     ),
 )
 

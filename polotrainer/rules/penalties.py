@@ -695,6 +695,81 @@ def decide_penalty_3_defended(s: Penalty3DefendedSituation) -> Penalty3DefendedR
     return Penalty3DefendedRuling(True, (), True, because(*keys))
 
 
+# --- Penalty 3 once the ball is in play ---------------------------------------------------------
+
+
+class BallSinceHit(StrEnum):
+    """Penalty 3 (37.3): what has happened to the ball since the fouled team's penalty hit."""
+
+    #: Nothing but the hit: no one else has played it, it has touched nothing.
+    UNTOUCHED = "untouched"
+    #: A member of the opposing (fouling) team has hit or hit at it.
+    OPPONENT_HIT = "opponent_hit"
+    GOAL_POST = "goal_post"
+    #: It has contacted an opposing player or an opposing player's mount.
+    OPPOSING_PLAYER_OR_MOUNT = "opposing_player_or_mount"
+
+
+class FoulingEntry(StrEnum):
+    """Penalty 3 (37.3): where a fouling player entered the field from behind the back line,
+    once the ball was put into play."""
+
+    NONE = "none"
+    OUTSIDE_GOAL_POSTS = "outside_goal_posts"
+    BETWEEN_GOAL_POSTS = "between_goal_posts"
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty3PlaySituation:
+    """A Penalty 3 just hit: defended or not, what the ball has met since, and where a
+    fouling player came onto the field."""
+
+    #: The Penalty 3 is defended (penalty_3_defended rules whether an event may have it).
+    defended: bool
+    ball_since_hit: BallSinceHit = BallSinceHit.UNTOUCHED
+    fouling_entry: FoulingEntry = FoulingEntry.NONE
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty3PlayRuling:
+    """Whether the fouled team may make another play on the ball now, and whether the
+    fouling player's entry is allowed (no entry is allowed trivially)."""
+
+    fouled_may_play_again: bool
+    entry_allowed: bool
+    reasons: tuple[Reason, ...]
+
+
+def decide_penalty_3_play(s: Penalty3PlaySituation) -> Penalty3PlayRuling:
+    """37.3: "The team fouled may hit or hit at the ball only once and may not make another
+    play on or affect the course of the ball if the penalty is to be undefended, or until it has
+    been hit or hit at by a member of the opposing team or contacts a goal post, opposing player
+    or mount if the penalty is to be defended"; and the fouling team's entry from behind the
+    back line: none if undefended, anywhere "except between the goal posts" if defended.
+
+    >>> s = Penalty3PlaySituation(True, BallSinceHit.GOAL_POST, FoulingEntry.BETWEEN_GOAL_POSTS)
+    >>> r = decide_penalty_3_play(s)
+    >>> r.fouled_may_play_again, r.entry_allowed
+    (True, False)
+    """
+    if not s.defended:
+        return Penalty3PlayRuling(
+            False,
+            s.fouling_entry is FoulingEntry.NONE,
+            because(K.P3_UNDEFENDED_HIT_ONCE, K.P3_UNDEFENDED_NO_ENTRY),
+        )
+    freed = s.ball_since_hit is not BallSinceHit.UNTOUCHED
+    play = K.P3_DEFENDED_BALL_FREED if freed else K.P3_DEFENDED_HIT_ONCE_UNTIL
+    entry = (
+        K.P3_DEFENDED_NOT_BETWEEN_POSTS
+        if s.fouling_entry is FoulingEntry.BETWEEN_GOAL_POSTS
+        else K.P3_DEFENDED_ENTRY
+    )
+    return Penalty3PlayRuling(
+        freed, s.fouling_entry is not FoulingEntry.BETWEEN_GOAL_POSTS, because(play, entry)
+    )
+
+
 # --- Penalty 8 ----------------------------------------------------------------------------------
 
 

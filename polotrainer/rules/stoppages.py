@@ -47,6 +47,8 @@ class StopWhen(StrEnum):
     """When the Umpire stops play."""
 
     IMMEDIATELY = "immediately"
+    #: 21.b: the Umpire briefly delays the whistle and judges immediately after the next play.
+    AFTER_NEXT_PLAY = "after_next_play"
     AT_NEUTRAL_PLAY = "at_neutral_play"
     WHEN_BALL_OUT_OF_PLAY = "when_ball_out_of_play"
     BALL_OUT_OR_NEUTRAL_PLAY = "ball_out_or_neutral_play"
@@ -77,7 +79,9 @@ class MountChange(StrEnum):
 
     ALL_MAY_CHANGE = "all_may_change"
     PLAYER_MAY_CHANGE = "player_may_change"
-    PLAYER_MUST_CHANGE = "player_must_change"
+    #: 21.f(1)(ii), 21.f(4): the player concerned may; no other player on his team may (the
+    #: rule bars his teammates and says nothing of the opponents).
+    TEAMMATES_MAY_NOT_CHANGE = "teammates_may_not_change"
     WITH_PERMISSION = "with_permission"
     NO_ONE = "no_one"
     NOT_STATED = "not_stated"
@@ -89,6 +93,71 @@ class MountReturn(StrEnum):
     MAY_RETURN = "may_return"
     MAY_NOT_RETURN = "may_not_return"
     NOT_APPLICABLE = "not_applicable"
+
+
+class RestartPlace(StrEnum):
+    """Where play restarts, where the seed says."""
+
+    WHERE_PLAY_WAS_STOPPED = "where_play_was_stopped"
+    WHERE_FIRST_LODGED = "where_first_lodged"
+    #: Never the ruling: offered so that a question need not presuppose the seed's answer.
+    WHERE_BALL_CAME_TO_REST = "where_ball_came_to_rest"
+    #: Never the ruling, as above.
+    CENTRE_OF_FIELD = "centre_of_field"
+    NOT_STATED = "not_stated"
+
+
+class Authority(StrEnum):
+    """Who the rule gives a decision or an authority to."""
+
+    HOST_TOURNAMENT_COMMITTEE = "host_tournament_committee"
+    UMPIRES = "umpires"
+    #: Never the ruling of these incidents: values a question can offer.
+    REFEREE = "referee"
+    CAPTAINS = "captains"
+
+
+class BallTouched(StrEnum):
+    """Safety (21.a): what the ball touched on its way across the player's own end line."""
+
+    NOTHING = "nothing"
+    OWN_MOUNT = "own_mount"
+    GOAL_POST = "goal_post"
+    SIDE_BOARDS = "side_boards"
+    TEAMMATES_MALLET = "teammates_mallet"
+    TEAMMATE = "teammate"
+    TEAMMATES_MOUNT = "teammates_mount"
+    OPPONENT = "opponent"
+    OPPONENTS_MOUNT = "opponents_mount"
+    OPPONENTS_MALLET = "opponents_mallet"
+
+
+#: 21.a: "unless the ball strikes another player, an opposing player's mallet, or another
+#: player's mount": a teammate's mallet is none of them.
+_SAVES_THE_SAFETY = frozenset(
+    {
+        BallTouched.TEAMMATE,
+        BallTouched.TEAMMATES_MOUNT,
+        BallTouched.OPPONENT,
+        BallTouched.OPPONENTS_MOUNT,
+        BallTouched.OPPONENTS_MALLET,
+    }
+)
+
+
+class FoulAssessment(StrEnum):
+    """21.b: the Umpire's judgement of a foul that involves no safety, as play goes on."""
+
+    #: The facts say nothing of it: the rule leaves the call to the Umpire.
+    NOT_ASSESSED = "not_assessed"
+    #: Stopping play and awarding a penalty would disadvantage the fouled team.
+    CALL_WOULD_DISADVANTAGE = "call_would_disadvantage"
+    #: The infraction neither disadvantaged the fouled team nor endangered anyone.
+    NO_EFFECT = "no_effect"
+    #: Whether a call would disadvantage the fouled team shows only after the next play.
+    UNCLEAR = "unclear"
+    #: The foul cost the fouled team and a whistle now takes nothing from it.
+    FOULED_TEAM_DISADVANTAGED = "fouled_team_disadvantaged"
 
 
 class Announcement(StrEnum):
@@ -136,7 +205,6 @@ class StoppageStep(Step):
     ONE_MINUTE_TO_CHANGE = "one_minute_to_change"
     MOUNT_TROTTED_AND_EXAMINED = "mount_trotted_and_examined"
     PLAYER_REMOUNTS = "player_remounts"
-    PLAYER_CHANGES_MOUNT = "player_changes_mount"
     FIVE_MINUTES_TO_CHANGE = "five_minutes_to_change"
     PENALTY_AWARDED = "penalty_awarded"
     TEAMMATES_MAY_CHANGE = "teammates_may_change"
@@ -166,19 +234,27 @@ class StoppageSituation:
     """An incident and the attributes its ruling depends on (the rest are ignored)."""
 
     incident: Incident
-    #: safety: the ball struck another player, an opponent's mallet or another mount first.
-    touched_another_player: bool = False
+    #: safety: what the ball touched before crossing the player's own end line.
+    ball_touched: BallTouched = BallTouched.NOTHING
+    #: safety: the ball merely touched his mallet (swinging the other way, or not swinging).
+    merely_touched_mallet: bool = False
     #: foul: involves the safety of player or mount; tack: presents a danger; equipment: may
     #: immediately interfere with play or endanger a player or mount.
     dangerous: bool = False
     #: foul: called when play is already stopped (a "dead ball foul").
     play_already_stopped: bool = False
+    #: foul that involves no safety: the Umpire's judgement of the advantage (21.b).
+    assessment: FoulAssessment = FoulAssessment.NOT_ASSESSED
     #: damaged ball: only minorly chipped or broken.
     minor_damage: bool = False
     #: injured player: rendered unconscious.
     unconscious: bool = False
     #: injured player: a recurrence of the same injury.
     recurrence: bool = False
+    #: injured player: his treatment on the field requires additional time to remove him.
+    treatment_needs_more_time: bool = False
+    #: injured player: the Umpire(s) granted additional time.
+    additional_time_granted: bool = False
     #: player unable to continue: he told the Umpire.
     notified_umpire: bool = True
     #: player falls: in the Umpire's opinion may be injured or in jeopardy of injury.
@@ -189,6 +265,8 @@ class StoppageSituation:
     courtesy_declared: bool = True
     #: courtesy change: one was already allowed this period.
     courtesy_used_this_period: bool = False
+    #: courtesy change: the number of periods the game lasts.
+    game_periods: int | None = None
     #: mount falls: trotted out sound, no evidence of injury.
     mount_sound: bool = True
     #: mount time-out: the player elects to change mounts.
@@ -225,6 +303,11 @@ class StoppageSituation:
     fair_play_possession: bool = False
 
     def __post_init__(self) -> None:
+        if self.incident is Incident.COURTESY_CHANGE:
+            if self.game_periods is None:
+                raise MissingFact("game_periods", "expected the number of periods of the game")
+            if not 1 <= self.game_periods <= 8:
+                raise OutOfRange("game_periods", "expected from 1 to 8 periods")
         if self.incident is Incident.BROKEN_TACK:
             if self.event_upper_handicap is None:
                 raise MissingFact(
@@ -273,6 +356,16 @@ class StoppageRuling:
     consequences: tuple[Consequence, ...] = ()
     #: The procedure, step by step, where the seed gives one as a sequence (else empty).
     procedure: tuple[StoppageStep, ...] = ()
+    #: Where play restarts, where the seed says (21.i, 21.l).
+    restart_at: RestartPlace = RestartPlace.NOT_STATED
+    #: Who the rule gives the decision to (21.f(2): the authority to stop an injured or
+    #: distressed horse from playing; who determines a courtesy change).
+    authority: tuple[Authority, ...] = ()
+    #: 21.f(2): horses the teams must provide each Umpire when courtesy changes are allowed.
+    horses_per_umpire: int = 0
+    #: 21.d: when the minutes allowed are up, the game must be continued (no treatment that
+    #: needs more time to remove the player, no additional time granted).
+    resume_at_time_limit: bool = False
 
 
 R = StoppageRuling
@@ -289,12 +382,17 @@ def decide_stoppage(s: StoppageSituation) -> StoppageRuling:
 
 
 def _safety(s: StoppageSituation) -> R:
-    if s.touched_another_player:
+    if s.ball_touched in _SAVES_THE_SAFETY:
         return R(StopWhen.IMMEDIATELY, because(K.SAFETY_NOT_IF_TOUCHED_OTHER))
+    keys = [K.SAFETY_PENALTY_6]
+    if s.merely_touched_mallet:
+        keys.append(K.SAFETY_MERE_TOUCH_IS_A_HIT)
+    if s.ball_touched is BallTouched.TEAMMATES_MALLET:
+        keys.append(K.SAFETY_TEAMMATES_MALLET)
     # 21.a: "call a Safety (Penalty 6)": a penalty to the opposing team, as for a foul.
     return R(
         StopWhen.IMMEDIATELY,
-        because(K.SAFETY_PENALTY_6),
+        because(*keys),
         restart=Restart.PENALTY_6,
         consequences=(Consequence.PENALTY,),
     )
@@ -310,11 +408,35 @@ def _foul(s: StoppageSituation) -> R:
             consequences=(Consequence.PENALTY,),
         )
     if s.dangerous:
+        # Whatever the advantage: "The Umpire should not elect to delay the call of dangerous
+        # fouls" (21.discussion).
         return R(
             StopWhen.IMMEDIATELY,
             because(K.FOUL_MAY_STOP, K.FOUL_DANGEROUS_AT_ONCE),
             restart=Restart.PENALTY,
             consequences=(Consequence.PENALTY,),
+        )
+    a = FoulAssessment
+    if s.assessment is a.FOULED_TEAM_DISADVANTAGED:
+        return R(
+            StopWhen.IMMEDIATELY,
+            because(K.FOUL_MAY_STOP, K.FOUL_NO_ADVANTAGE_WHISTLE),
+            restart=Restart.PENALTY,
+            consequences=(Consequence.PENALTY,),
+        )
+    if s.assessment is a.UNCLEAR:
+        return R(
+            StopWhen.AFTER_NEXT_PLAY,
+            because(K.FOUL_ADVANTAGE, K.FOUL_DELAY_JUDGE_AFTER_NEXT_PLAY),
+            advantage_may_be_played=True,
+        )
+    if s.assessment is a.CALL_WOULD_DISADVANTAGE or s.assessment is a.NO_EFFECT:
+        last = K.FOUL_PLAY_ON if s.assessment is a.CALL_WOULD_DISADVANTAGE else K.FOUL_NON_CALL
+        return R(
+            StopWhen.NOT_AT_ALL,
+            because(K.FOUL_ADVANTAGE, last),
+            advantage_may_be_played=True,
+            restart=Restart.PLAY_CONTINUES,
         )
     return R(
         StopWhen.UMPIRE_DISCRETION,
@@ -343,12 +465,12 @@ def _injured_player(s: StoppageSituation) -> R:
             restart=Restart.PLAY_CONTINUES,
             consequences=(Consequence.NO_TIME_OUT_FOR_RECURRENCE,),
         )
+    keys = [K.INJURY_TEN_MINUTES]
+    consequences: tuple[Consequence, ...] = ()
     if s.unconscious:
-        keys: tuple[ReasonKey, ...] = (K.INJURY_TEN_MINUTES, K.INJURY_UNCONSCIOUS_NO_PLAY_TODAY)
-        consequences: tuple[Consequence, ...] = (Consequence.NO_PLAY_REST_OF_DAY,)
-    else:
-        keys = (K.INJURY_TEN_MINUTES,)
-        consequences = ()
+        keys.append(K.INJURY_UNCONSCIOUS_NO_PLAY_TODAY)
+        consequences = (Consequence.NO_PLAY_REST_OF_DAY,)
+    keys += _injury_time_keys(s)
     return R(
         StopWhen.IMMEDIATELY,
         because(*keys),
@@ -356,7 +478,24 @@ def _injured_player(s: StoppageSituation) -> R:
         time_at_discretion=True,
         consequences=consequences,
         procedure=_INJURY_STEPS,
+        resume_at_time_limit=_resume_at_time_limit(s),
     )
+
+
+def _injury_time_keys(s: StoppageSituation) -> list[ReasonKey]:
+    """21.d: "not more than 10 minutes ... unless the injured player's treatment on the field
+    requires additional time to remove the player from the field or the Umpire has granted
+    additional time"."""
+    keys = []
+    if s.treatment_needs_more_time:
+        keys.append(K.INJURY_MORE_TIME_TO_REMOVE)
+    if s.additional_time_granted:
+        keys.append(K.INJURY_ADDITIONAL_TIME_GRANTED)
+    return keys
+
+
+def _resume_at_time_limit(s: StoppageSituation) -> bool:
+    return not (s.treatment_needs_more_time or s.additional_time_granted)
 
 
 def _unable_to_continue(s: StoppageSituation) -> R:
@@ -366,10 +505,11 @@ def _unable_to_continue(s: StoppageSituation) -> R:
         )
     return R(
         StopWhen.IMMEDIATELY,
-        because(K.UNABLE_ASSUME_INJURED, K.INJURY_TEN_MINUTES),
+        because(K.UNABLE_ASSUME_INJURED, K.INJURY_TEN_MINUTES, *_injury_time_keys(s)),
         minutes_allowed=10,
         time_at_discretion=True,
         procedure=(ST.PLAYER_ASKS_TIME_OUT, *_INJURY_STEPS),
+        resume_at_time_limit=_resume_at_time_limit(s),
     )
 
 
@@ -379,28 +519,50 @@ def _player_falls(s: StoppageSituation) -> R:
     return R(StopWhen.AT_NEUTRAL_PLAY, because(K.FALL_STOP_AT_NEUTRAL))
 
 
+#: 21.f(2): "The Host Tournament Committee or Umpires have the authority to stop any injured
+#: or distressed horse from playing"; a courtesy change is theirs to determine too.
+_COMMITTEE_OR_UMPIRES = (Authority.HOST_TOURNAMENT_COMMITTEE, Authority.UMPIRES)
+#: 21.f(1)(i): the changes after the Umpires announce "ALL MAY CHANGE" (a visibly injured
+#: mount; a fallen mount that is not sound changes "in accordance with" it, 21.f(3)).
+_ALL_MAY_CHANGE_STEPS = (
+    ST.ALL_MAY_CHANGE_ANNOUNCED,
+    ST.MOUNT_LED_OFF,
+    ST.PLAYER_RETURNS_ON_ANOTHER_MOUNT,
+    ST.THROW_IN,
+)
+
+
+def _all_may_change(
+    keys: tuple[ReasonKey, ...],
+    steps: tuple[StoppageStep, ...],
+    authority: tuple[Authority, ...] = (),
+) -> R:
+    """21.f(1)(i): "ALL MAY CHANGE", the mount led off, a throw-in once the player is back on
+    another mount, any unwarranted delay penalized, and the mount excused for the game."""
+    return R(
+        StopWhen.IMMEDIATELY,
+        because(*keys),
+        restart=Restart.THROW_IN,
+        may_change_mounts=MountChange.ALL_MAY_CHANGE,
+        mount_may_return=MountReturn.MAY_NOT_RETURN,
+        announcement=Announcement.ALL_MAY_CHANGE,
+        consequences=(Consequence.DELAY_PENALIZED,),
+        procedure=(*steps, *_ALL_MAY_CHANGE_STEPS),
+        authority=authority,
+    )
+
+
 def _mount_injured(s: StoppageSituation) -> R:
     if s.visibly_injured:
-        return R(
-            StopWhen.IMMEDIATELY,
-            because(
+        return _all_may_change(
+            (
                 K.MOUNT_INJURED_STOP_NOW,
                 K.MOUNT_VISIBLY_INJURED_ALL_MAY_CHANGE,
                 K.EXCUSED_MOUNT_MAY_NOT_PLAY,
+                K.MOUNT_AUTHORITY_TO_STOP,
             ),
-            restart=Restart.THROW_IN,
-            may_change_mounts=MountChange.ALL_MAY_CHANGE,
-            mount_may_return=MountReturn.MAY_NOT_RETURN,
-            announcement=Announcement.ALL_MAY_CHANGE,
-            consequences=(Consequence.DELAY_PENALIZED,),
-            procedure=(
-                ST.PLAYER_INFORMS_UMPIRES,
-                ST.PLAY_STOPPED,
-                ST.ALL_MAY_CHANGE_ANNOUNCED,
-                ST.MOUNT_LED_OFF,
-                ST.PLAYER_RETURNS_ON_ANOTHER_MOUNT,
-                ST.THROW_IN,
-            ),
+            (ST.PLAYER_INFORMS_UMPIRES, ST.PLAY_STOPPED),
+            _COMMITTEE_OR_UMPIRES,
         )
     return R(
         StopWhen.IMMEDIATELY,
@@ -408,11 +570,14 @@ def _mount_injured(s: StoppageSituation) -> R:
             K.MOUNT_INJURED_STOP_NOW,
             K.MOUNT_NOT_VISIBLY_INJURED_PLAYER_CHANGES,
             K.EXCUSED_MOUNT_MAY_NOT_PLAY,
+            K.MOUNT_AUTHORITY_TO_STOP,
         ),
         restart=Restart.WHEN_MOUNT_OFF_FIELD,
-        # 21.f(1)(ii): the Umpires "may instruct the player to change"; only that player may.
-        may_change_mounts=MountChange.PLAYER_MAY_CHANGE,
+        # 21.f(1)(ii): the Umpires "may instruct the player to change"; "No other player on
+        # his or her team may change mounts".
+        may_change_mounts=MountChange.TEAMMATES_MAY_NOT_CHANGE,
         mount_may_return=MountReturn.MAY_NOT_RETURN,
+        authority=_COMMITTEE_OR_UMPIRES,
         procedure=(
             ST.PLAYER_INFORMS_UMPIRES,
             ST.PLAY_STOPPED,
@@ -424,16 +589,31 @@ def _mount_injured(s: StoppageSituation) -> R:
 
 
 def _courtesy_change(s: StoppageSituation) -> R:
+    assert s.game_periods is not None
+    horses = 0
+    keys = []
+    if s.courtesy_declared:
+        # "the teams shall be required to provide each Umpire two horses for any game lasting
+        # four periods or more" when courtesy changes are allowed under 21.f(2).
+        if s.game_periods >= 4:
+            horses = 2
+            keys.append(K.COURTESY_TWO_HORSES_PER_UMPIRE)
+        else:
+            keys.append(K.COURTESY_NO_HORSES_SHORT_GAME)
     if not s.courtesy_declared or s.courtesy_used_this_period:
         return R(
             StopWhen.NOT_AT_ALL,
-            because(K.COURTESY_CHANGE_NOT_AVAILABLE),
+            because(K.COURTESY_CHANGE_NOT_AVAILABLE, *keys),
             restart=Restart.PLAY_CONTINUES,
             may_change_mounts=MountChange.NO_ONE,
+            authority=_COMMITTEE_OR_UMPIRES,
+            horses_per_umpire=horses,
         )
     return R(
         StopWhen.BALL_OUT_OR_NEUTRAL_PLAY,
-        because(K.COURTESY_CHANGE_ONE_MINUTE),
+        because(K.COURTESY_CHANGE_ONE_MINUTE, *keys),
+        authority=_COMMITTEE_OR_UMPIRES,
+        horses_per_umpire=horses,
         minutes_allowed=1,
         restart=Restart.AS_THE_CASE_MAY_BE,
         may_change_mounts=MountChange.ALL_MAY_CHANGE,
@@ -461,16 +641,11 @@ def _mount_falls(s: StoppageSituation) -> R:
             mount_may_return=MountReturn.MAY_RETURN,
             procedure=(ST.PLAY_STOPPED, ST.MOUNT_TROTTED_AND_EXAMINED, ST.PLAYER_REMOUNTS),
         )
-    return R(
-        StopWhen.IMMEDIATELY,
-        because(
-            K.MOUNT_FALL_STOP_NOW, K.MOUNT_FALL_UNSOUND_MUST_CHANGE, K.EXCUSED_MOUNT_MAY_NOT_PLAY
-        ),
-        restart=Restart.THROW_IN,
-        may_change_mounts=MountChange.PLAYER_MUST_CHANGE,
-        mount_may_return=MountReturn.MAY_NOT_RETURN,
-        consequences=(Consequence.DELAY_PENALIZED,),
-        procedure=(ST.PLAY_STOPPED, ST.MOUNT_TROTTED_AND_EXAMINED, ST.PLAYER_CHANGES_MOUNT),
+    # 21.f(3): "otherwise he must change mounts in accordance with subparagraph 21.f(1)(i)",
+    # where the Umpires announce "ALL MAY CHANGE".
+    return _all_may_change(
+        (K.MOUNT_FALL_STOP_NOW, K.MOUNT_FALL_UNSOUND_MUST_CHANGE, K.EXCUSED_MOUNT_MAY_NOT_PLAY),
+        (ST.PLAY_STOPPED, ST.MOUNT_TROTTED_AND_EXAMINED),
     )
 
 
@@ -499,7 +674,8 @@ def _mount_time_out(s: StoppageSituation) -> R:
         because(*keys),
         minutes_allowed=5,
         restart=restart,
-        may_change_mounts=MountChange.PLAYER_MAY_CHANGE,
+        # "No player on that player's team may change mounts until after play has resumed."
+        may_change_mounts=MountChange.TEAMMATES_MAY_NOT_CHANGE,
         mount_may_return=returns,
         consequences=consequences,
         procedure=tuple(steps),
@@ -618,6 +794,7 @@ def _lodged_ball(s: StoppageSituation) -> R:
         StopWhen.IMMEDIATELY,
         because(K.LODGED_BALL_DEAD_WHERE_LODGED),
         restart=Restart.BALL_DEAD_WHERE_LODGED,
+        restart_at=RestartPlace.WHERE_FIRST_LODGED,
     )
 
 
@@ -640,6 +817,7 @@ def _inadvertent_whistle(s: StoppageSituation) -> R:
         StopWhen.ALREADY_STOPPED,
         because(K.INADVERTENT_WHISTLE_THROW_IN),
         restart=Restart.THROW_IN_TOWARD_BOARDS,
+        restart_at=RestartPlace.WHERE_PLAY_WAS_STOPPED,
     )
 
 
@@ -712,6 +890,8 @@ class FoulAtHornRuling:
     execution: Execution
     seconds_put_on_clock: int
     reasons: tuple[Reason, ...]
+    #: How the Umpire signals it (21.discussion example 4: a yellow card).
+    signals: tuple[Signal, ...] = ()
 
 
 def decide_foul_at_horn(s: FoulAtHornSituation) -> FoulAtHornRuling:
@@ -726,10 +906,59 @@ def decide_foul_at_horn(s: FoulAtHornSituation) -> FoulAtHornRuling:
         return FoulAtHornRuling(Execution.AT_ONCE, 0, because(K.FOUL_BEFORE_HORN))
     if s.timing is HornTiming.UNSPORTSMANLIKE_BETWEEN_PERIODS:
         return FoulAtHornRuling(
-            Execution.START_OF_NEXT_PERIOD, 0, because(K.UNSPORTSMANLIKE_BETWEEN_PERIODS)
+            Execution.START_OF_NEXT_PERIOD,
+            0,
+            because(K.UNSPORTSMANLIKE_BETWEEN_PERIODS, K.UNSPORTSMANLIKE_YELLOW_CARD),
+            (Signal.YELLOW_CARD,),
         )
     if s.final_period:
         return FoulAtHornRuling(
             Execution.FIVE_SECONDS_ON_CLOCK, 5, because(K.HORN_FOUL_FIVE_SECONDS)
         )
     return FoulAtHornRuling(Execution.START_OF_NEXT_PERIOD, 0, because(K.HORN_FOUL_NEXT_PERIOD))
+
+
+# --- verbal cues (21.b) ---------------------------------------------------------------------------
+
+
+class Cue(StrEnum):
+    """What an Umpire would say to a player during play."""
+
+    #: Informs a player of a potential rule violation ("Clear", "Use it", "That's your tap",
+    #: "Blue 3, you're offside").
+    POTENTIAL_VIOLATION = "potential_violation"
+    #: Tells a player how to play (where to hit, whom to ride off, when to turn).
+    COACHING = "coaching"
+
+
+@dataclass(frozen=True, slots=True)
+class VerbalCueSituation:
+    """A cue an Umpire would give, and whether time and proximity permit it."""
+
+    cue: Cue
+    time_and_proximity_permit: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class VerbalCueRuling:
+    """Whether the Umpire may give the cue, and whether the rule requires it."""
+
+    may_give: bool
+    required: bool
+    reasons: tuple[Reason, ...]
+
+
+def decide_verbal_cue(s: VerbalCueSituation) -> VerbalCueRuling:
+    """21.b: Umpires "may use verbal cues when time and proximity permits to inform players of
+    potential rule violations, but they are not required to do so, and they should never coach
+    or instruct the players."
+
+    >>> r = decide_verbal_cue(VerbalCueSituation(Cue.COACHING))
+    >>> r.may_give, r.required
+    (False, False)
+    """
+    if s.cue is Cue.COACHING:
+        return VerbalCueRuling(False, False, because(K.CUE_NEVER_COACH))
+    if not s.time_and_proximity_permit:
+        return VerbalCueRuling(False, False, because(K.CUE_WHEN_TIME_AND_PROXIMITY_PERMIT))
+    return VerbalCueRuling(True, False, because(K.CUE_MAY_INFORM, K.CUE_NOT_REQUIRED))

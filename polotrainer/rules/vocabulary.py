@@ -92,6 +92,10 @@ class ReasonKey(StrEnum):
     P3_POSITIONS = "p3_positions"
     P3_UNDEFENDED_NO_ENTRY = "p3_undefended_no_entry"
     P3_DEFENDED_ENTRY = "p3_defended_entry"
+    P3_DEFENDED_NOT_BETWEEN_POSTS = "p3_defended_not_between_posts"
+    P3_UNDEFENDED_HIT_ONCE = "p3_undefended_hit_once"
+    P3_DEFENDED_HIT_ONCE_UNTIL = "p3_defended_hit_once_until"
+    P3_DEFENDED_BALL_FREED = "p3_defended_ball_freed"
     # Rule 37: whether a Penalty 3 is defended (the note printed with 37.2)
     P3_DEFENDED_ELECTED = "p3_defended_elected"
     P3_NOT_ELECTED = "p3_not_elected"
@@ -156,16 +160,28 @@ class ReasonKey(StrEnum):
     # Rule 21: stoppages
     SAFETY_PENALTY_6 = "safety_penalty_6"
     SAFETY_NOT_IF_TOUCHED_OTHER = "safety_not_if_touched_other"
+    SAFETY_MERE_TOUCH_IS_A_HIT = "safety_mere_touch_is_a_hit"
+    SAFETY_TEAMMATES_MALLET = "safety_teammates_mallet"
     FOUL_MAY_STOP = "foul_may_stop"
     FOUL_ADVANTAGE = "foul_advantage"
     FOUL_MECHANICS_DISCRETION = "foul_mechanics_discretion"
     FOUL_DANGEROUS_AT_ONCE = "foul_dangerous_at_once"
     FOUL_WHEN_STOPPED_SIGNAL = "foul_when_stopped_signal"
+    FOUL_NO_ADVANTAGE_WHISTLE = "foul_no_advantage_whistle"
+    FOUL_DELAY_JUDGE_AFTER_NEXT_PLAY = "foul_delay_judge_after_next_play"
+    FOUL_PLAY_ON = "foul_play_on"
+    FOUL_NON_CALL = "foul_non_call"
+    CUE_MAY_INFORM = "cue_may_inform"
+    CUE_NOT_REQUIRED = "cue_not_required"
+    CUE_NEVER_COACH = "cue_never_coach"
+    CUE_WHEN_TIME_AND_PROXIMITY_PERMIT = "cue_when_time_and_proximity_permit"
     BALL_UNPLAYABLE_STOP = "ball_unplayable_stop"
     BALL_MINOR_WAIT_NEUTRAL = "ball_minor_wait_neutral"
     INJURY_TEN_MINUTES = "injury_ten_minutes"
     INJURY_UNCONSCIOUS_NO_PLAY_TODAY = "injury_unconscious_no_play_today"
     INJURY_NO_TIMEOUT_FOR_RECURRENCE = "injury_no_timeout_for_recurrence"
+    INJURY_MORE_TIME_TO_REMOVE = "injury_more_time_to_remove"
+    INJURY_ADDITIONAL_TIME_GRANTED = "injury_additional_time_granted"
     UNABLE_ASSUME_INJURED = "unable_assume_injured"
     UNABLE_QUITS_NO_TIMEOUT = "unable_quits_no_timeout"
     FALL_STOP_AT_NEUTRAL = "fall_stop_at_neutral"
@@ -174,8 +190,11 @@ class ReasonKey(StrEnum):
     MOUNT_VISIBLY_INJURED_ALL_MAY_CHANGE = "mount_visibly_injured_all_may_change"
     MOUNT_NOT_VISIBLY_INJURED_PLAYER_CHANGES = "mount_not_visibly_injured_player_changes"
     EXCUSED_MOUNT_MAY_NOT_PLAY = "excused_mount_may_not_play"
+    MOUNT_AUTHORITY_TO_STOP = "mount_authority_to_stop"
     COURTESY_CHANGE_ONE_MINUTE = "courtesy_change_one_minute"
     COURTESY_CHANGE_NOT_AVAILABLE = "courtesy_change_not_available"
+    COURTESY_TWO_HORSES_PER_UMPIRE = "courtesy_two_horses_per_umpire"
+    COURTESY_NO_HORSES_SHORT_GAME = "courtesy_no_horses_short_game"
     MOUNT_FALL_STOP_NOW = "mount_fall_stop_now"
     MOUNT_FALL_SOUND_MAY_REMOUNT = "mount_fall_sound_may_remount"
     MOUNT_FALL_CHANGE_MAY_RETURN = "mount_fall_change_may_return"
@@ -214,6 +233,7 @@ class ReasonKey(StrEnum):
     HORN_FOUL_NEXT_PERIOD = "horn_foul_next_period"
     HORN_FOUL_FIVE_SECONDS = "horn_foul_five_seconds"
     UNSPORTSMANLIKE_BETWEEN_PERIODS = "unsportsmanlike_between_periods"
+    UNSPORTSMANLIKE_YELLOW_CARD = "unsportsmanlike_yellow_card"
 
 
 def _refs() -> dict[ReasonKey, str]:
@@ -247,6 +267,10 @@ def _refs() -> dict[ReasonKey, str]:
             k.P3_POSITIONS,
             k.P3_UNDEFENDED_NO_ENTRY,
             k.P3_DEFENDED_ENTRY,
+            k.P3_DEFENDED_NOT_BETWEEN_POSTS,
+            k.P3_UNDEFENDED_HIT_ONCE,
+            k.P3_DEFENDED_HIT_ONCE_UNTIL,
+            k.P3_DEFENDED_BALL_FREED,
             k.P3_INTERFERENCE_GOAL,
             k.P3_INTERFERENCE_RETAKE,
             k.P3_HIT_STANDS,
@@ -303,13 +327,32 @@ def _refs() -> dict[ReasonKey, str]:
             k.P7_INJURED_MAY_NOT_RETURN,
             k.SUB_OVER_PENALTY_7_CEILING,
         ),
-        "21.a": (k.SAFETY_PENALTY_6, k.SAFETY_NOT_IF_TOUCHED_OTHER),
-        "21.b": (k.FOUL_MAY_STOP, k.FOUL_ADVANTAGE, k.FOUL_WHEN_STOPPED_SIGNAL),
+        "21.a": (
+            k.SAFETY_PENALTY_6,
+            k.SAFETY_NOT_IF_TOUCHED_OTHER,
+            k.SAFETY_MERE_TOUCH_IS_A_HIT,
+            k.SAFETY_TEAMMATES_MALLET,
+        ),
+        "21.b": (
+            k.FOUL_MAY_STOP,
+            k.FOUL_ADVANTAGE,
+            k.FOUL_WHEN_STOPPED_SIGNAL,
+            k.FOUL_NO_ADVANTAGE_WHISTLE,
+            k.FOUL_DELAY_JUDGE_AFTER_NEXT_PLAY,
+            k.FOUL_PLAY_ON,
+            k.FOUL_NON_CALL,
+            k.CUE_MAY_INFORM,
+            k.CUE_NOT_REQUIRED,
+            k.CUE_NEVER_COACH,
+            k.CUE_WHEN_TIME_AND_PROXIMITY_PERMIT,
+        ),
         "21.c": (k.BALL_UNPLAYABLE_STOP, k.BALL_MINOR_WAIT_NEUTRAL),
         "21.d": (
             k.INJURY_TEN_MINUTES,
             k.INJURY_UNCONSCIOUS_NO_PLAY_TODAY,
             k.INJURY_NO_TIMEOUT_FOR_RECURRENCE,
+            k.INJURY_MORE_TIME_TO_REMOVE,
+            k.INJURY_ADDITIONAL_TIME_GRANTED,
             k.SUB_UNCONSCIOUS_NOT_TODAY,
         ),
         "21.e": (k.FALL_STOP_AT_NEUTRAL, k.FALL_POSSIBLY_INJURED_STOP_NOW),
@@ -319,7 +362,13 @@ def _refs() -> dict[ReasonKey, str]:
             k.MOUNT_NOT_VISIBLY_INJURED_PLAYER_CHANGES,
             k.EXCUSED_MOUNT_MAY_NOT_PLAY,
         ),
-        "21.f(2)": (k.COURTESY_CHANGE_ONE_MINUTE, k.COURTESY_CHANGE_NOT_AVAILABLE),
+        "21.f(2)": (
+            k.MOUNT_AUTHORITY_TO_STOP,
+            k.COURTESY_CHANGE_ONE_MINUTE,
+            k.COURTESY_CHANGE_NOT_AVAILABLE,
+            k.COURTESY_TWO_HORSES_PER_UMPIRE,
+            k.COURTESY_NO_HORSES_SHORT_GAME,
+        ),
         "21.f(3)": (
             k.MOUNT_FALL_STOP_NOW,
             k.MOUNT_FALL_SOUND_MAY_REMOUNT,
@@ -360,6 +409,7 @@ def _refs() -> dict[ReasonKey, str]:
             k.HORN_FOUL_NEXT_PERIOD,
             k.HORN_FOUL_FIVE_SECONDS,
             k.UNSPORTSMANLIKE_BETWEEN_PERIODS,
+            k.UNSPORTSMANLIKE_YELLOW_CARD,
         ),
     }
     return {key: ref for ref, keys in by_ref.items() for key in keys}

@@ -13,6 +13,10 @@
 Every password check goes through `authenticate` (also on the forms that ask for the password
 again), so all of them count the same way. A completed password reset proves the mailbox and
 forgives the account's failures.
+
+None of the three applies to a browser where this username logged in before (its device
+cookie, polotrainer.throttle.devices): that browser's own wrong passwords are limited instead,
+so a guesser anywhere, at the same address included, cannot lock the person out of it.
 """
 
 from datetime import timedelta
@@ -27,6 +31,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
+from polotrainer.throttle import devices
+
 FAMILIAR_DAYS = 90
 USERNAME_WINDOW = timedelta(days=1)
 SPRAY_WINDOW = timedelta(hours=1)
@@ -35,19 +41,37 @@ SPRAY_WINDOW = timedelta(hours=1)
 ADDRESS, ACCOUNT, NETWORK = "address", "account", "network"
 
 
-class GuessingHandler(AxesDatabaseHandler):
+class GuessingHandler(AxesDatabaseHandler):  # type: ignore[misc]  # axes has no types
     """Axes' database handler with the per-username and per-address limits on top."""
 
     def is_locked(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> bool:
+        username = get_client_username(request, credentials)
+        if username and devices.trusted(request, username):
+            return False
         if super().is_locked(request, credentials):
             request.guessing_pause = ADDRESS  # type: ignore[attr-defined]
             return True
-        username = get_client_username(request, credentials)
         address = getattr(request, "axes_ip_address", None)
         pause = _slower_limits(username, address)
         if pause:
             request.guessing_pause = pause  # type: ignore[attr-defined]
         return bool(pause)
+
+    def user_login_failed(
+        self,
+        sender: Any,
+        credentials: dict[str, Any],
+        request: HttpRequest | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """Record the failure as axes does (every limit sees it); a trusted browser's failure
+        also counts against its own device cookie, and only that decides its pause."""
+        super().user_login_failed(sender, credentials, request, **kwargs)
+        if request is None:
+            return
+        username = get_client_username(request, credentials)
+        if username and devices.count_failure(request, username):
+            request.axes_locked_out = False  # type: ignore[attr-defined]
 
 
 def _slower_limits(username: str | None, address: str | None) -> str:
@@ -70,9 +94,11 @@ def _familiar(username: str, address: str | None) -> bool:
     if not address:
         return False
     since = timezone.now() - timedelta(days=FAMILIAR_DAYS)
-    return AccessLog.objects.filter(
-        username=username, ip_address=address, attempt_time__gte=since
-    ).exists()
+    return bool(
+        AccessLog.objects.filter(
+            username=username, ip_address=address, attempt_time__gte=since
+        ).exists()
+    )
 
 
 def password_matches(request: HttpRequest, user: Any, password: str) -> bool:

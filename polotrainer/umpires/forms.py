@@ -4,7 +4,7 @@ Every form that takes the current password checks it through polotrainer.throttl
 passwords there count and pause like wrong passwords at log-in.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -14,6 +14,7 @@ from django.contrib.auth.forms import (
     SetPasswordForm,
     UserCreationForm,
 )
+from django.contrib.auth.models import User
 from django.core.validators import MaxLengthValidator
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
@@ -38,7 +39,7 @@ class LoginForm(AuthenticationForm):
             username.validators.append(MaxLengthValidator(username.max_length))
 
 
-class SignupForm(UserCreationForm):
+class SignupForm(UserCreationForm[User]):
     """Username, email (for password resets) and a password checked by the validators.
 
     Usernames are public handles, so "taken" is said; whether an email address is registered
@@ -69,7 +70,7 @@ class SignupForm(UserCreationForm):
         return str(self.cleaned_data["email"]).strip()
 
 
-class ProfileForm(forms.ModelForm):
+class ProfileForm(forms.ModelForm[Profile]):
     class Meta:
         model = Profile
         fields = ("display_name", "language")
@@ -91,7 +92,13 @@ class ThrottledPasswordChangeForm(PasswordChangeForm):
         return old_password
 
 
-class ForgivingSetPasswordForm(SetPasswordForm):
+if TYPE_CHECKING:
+    _SetPasswordForm = SetPasswordForm[User]
+else:  # SetPasswordForm is a plain Form: not generic at run time
+    _SetPasswordForm = SetPasswordForm
+
+
+class ForgivingSetPasswordForm(_SetPasswordForm):
     """The new password from a reset link; the link proved the mailbox, so past wrong
     passwords for the account are forgotten and it can log in everywhere again."""
 

@@ -4,11 +4,13 @@ prompt, the answer given and the right answer in words, in the reader's language
 An attempt stores the question's id, the answer given and the right answer as the engine ruled
 them then; the words come from the scenario's content (its typed spec) and the engine's
 vocabulary, so they follow the reader's language and any later rewording, while the ruling
-itself is never recomputed. Words are worked out once per scenario and value, so an export of
-100,000 answers costs little more than reading them.
+itself is never recomputed. A spot is stored in the engine's frame (from the centre of the
+field), so it is read on the field of the very variant it was answered on: the content's own,
+or, where a parameter sets the field's size, the variant's made again from its seed. Words are
+worked out once per scenario, field and value, so an export of 100,000 answers costs little
+more than reading them.
 """
 
-import csv
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -21,10 +23,13 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from polotrainer.rules import Field
 from polotrainer.umpires.models import Attempt, Mode
+from polotrainer.web import downloads
+from scenarios.diagram import field_of
 from scenarios.localize import pick
 from scenarios.models import Scenario, citation
-from scenarios.quiz import recorded_text
+from scenarios.quiz import needs_field, recorded_text
 from scenarios.spec import ScenarioSpec, spec_of
 from scenarios.texts import section_titles
 from scenarios.variants import Variant, make_variant
@@ -54,7 +59,7 @@ class Words:
     def __init__(self, lang: str) -> None:
         self.lang = lang
         self._specs: dict[int, ScenarioSpec] = {}
-        self._texts: dict[tuple[int, str, str], str] = {}
+        self._texts: dict[tuple[int, str, Field | None, str], str] = {}
         self._variants: dict[tuple[int, int], Variant | None] = {}
         self._prompts: dict[tuple[int, int, str], str] = {}
 
@@ -86,23 +91,35 @@ class Words:
         text = pick(texts, self.lang)
         if "{" not in text:
             return text
+        variant = self._variant(scenario, seed)
+        try:
+            return variant.render(texts, self.lang) if variant else text
+        except (KeyError, ValueError):  # a placeholder the variant no longer has, or malformed
+            return text
+
+    def _variant(self, scenario: Scenario, seed: int) -> Variant | None:
         key = (scenario.pk, seed)
         if key not in self._variants:
             try:
                 self._variants[key] = make_variant(scenario.slug, scenario.data, seed)
             except ValueError:  # VariantError, FactError: the content changed since
                 self._variants[key] = None
-        variant = self._variants[key]
-        try:
-            return variant.render(texts, self.lang) if variant else text
-        except (KeyError, ValueError):  # a placeholder the variant no longer has, or malformed
-            return text
+        return self._variants[key]
 
-    def answer(self, scenario: Scenario, question: str, value: Any, text: str = "") -> str:
-        """`value` in words; `text`, its JSON if the caller has it, spares encoding it again."""
-        key = (scenario.pk, question, text or json.dumps(value, sort_keys=True))
+    def answer(
+        self, scenario: Scenario, seed: int, question: str, value: Any, text: str = ""
+    ) -> str:
+        """`value`, an answer to variant `seed`, in words; `text`, its JSON if the caller has
+        it, spares encoding it again."""
+        field: Field | None = None
+        if needs_field(self.spec(scenario), question):
+            variant = self._variant(scenario, seed)
+            if variant is None:  # no field to read the spot on: as stored
+                return text or json.dumps(value, ensure_ascii=False)
+            field = field_of(variant.facts)
+        key = (scenario.pk, question, field, text or json.dumps(value, sort_keys=True))
         if key not in self._texts:
-            self._texts[key] = recorded_text(self.spec(scenario), question, value, self.lang)
+            self._texts[key] = recorded_text(self.spec(scenario), question, value, self.lang, field)
         return self._texts[key]
 
 
@@ -118,8 +135,10 @@ def readable(attempts: Iterable[Attempt], lang: str) -> list[Row]:
                 attempt=a,
                 title=words.title(a.scenario, a.seed),
                 prompt=words.prompt(a.scenario, a.seed, a.question),
-                given=words.answer(a.scenario, a.question, a.answer),
-                right=words.answer(a.scenario, a.question, a.right_answer) if shows_right else "",
+                given=words.answer(a.scenario, a.seed, a.question, a.answer),
+                right=words.answer(a.scenario, a.seed, a.question, a.right_answer)
+                if shows_right
+                else "",
                 shows_result=a.shows_result(now),
                 shows_right=shows_right,
             )
@@ -127,30 +146,15 @@ def readable(attempts: Iterable[Attempt], lang: str) -> list[Row]:
     return rows
 
 
-class _Lines:
-    """A file for csv.writer that gathers lines, so the response streams chunks, not rows."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def write(self, value: str) -> None:
-        self.lines.append(value)
-
-    def take(self) -> str:
-        text, self.lines = "".join(self.lines), []
-        return text
-
-
-CSV_CHUNK = 1000  # rows per chunk of the streamed response
-
-
 def csv_lines(user_id: int, lang: str) -> Iterator[str]:
     """The umpire's whole history as CSV, oldest first: the words a person reads, then the codes
     a tool reads. Scenarios are read once; answers are read in chunks and written in chunks of
     lines; each JSON value, title and answer in words is worked out once however often it
-    recurs."""
-    out = _Lines()
-    writer = csv.writer(out)
+    recurs. Written and streamed in chunks by web.downloads."""
+    return downloads.csv_lines(_rows(user_id, lang))
+
+
+def _rows(user_id: int, lang: str) -> Iterator[list[Any]]:
     words = Words(lang)
     scenarios = {s.pk: s for s in Scenario.objects.all()}
     modes = {value: str(label) for value, label in Mode.choices}
@@ -158,7 +162,7 @@ def csv_lines(user_id: int, lang: str) -> Iterator[str]:
         ref: f"{citation(ref)} {title.pick(lang)}".strip()
         for ref, title in section_titles().items()
     }
-    writer.writerow(
+    yield (
         [
             _("Date"),
             _("Where"),
@@ -180,13 +184,19 @@ def csv_lines(user_id: int, lang: str) -> Iterator[str]:
             "created_at",
         ]
     )
-    yield "\ufeff" + out.take()
     right_word, wrong_word = _("right"), _("wrong")
-    # The JSON columns as the database's text: decoded once per distinct value, not per row.
+    # The JSON columns (and on SQLite the time) as the database's text: decoded once per
+    # distinct value, not per row, and no per-value converter.
+    attempts = Attempt.objects.filter(user_id=user_id).annotate(
+        given_text=Cast("answer", TextField()), right_text=Cast("right_answer", TextField())
+    )
+    when = "created_at"
+    if connections[attempts.db].vendor == "sqlite":
+        attempts = attempts.annotate(created_text=Cast("created_at", TextField()))
+        when = "created_text"
     rows = _raw_rows(
-        Attempt.objects.filter(user_id=user_id).annotate(
-            given_text=Cast("answer", TextField()), right_text=Cast("right_answer", TextField())
-        ),
+        attempts,
+        when,
         (
             "scenario_id",
             "seed",
@@ -200,8 +210,18 @@ def csv_lines(user_id: int, lang: str) -> Iterator[str]:
             "content_version",
             "result_hidden_until",
             "right_hidden_until",
+            "variant_hidden_until",
         ),
     )
+    # What a scenario's rows share, worked out on its first row: its section and slug, its
+    # title when no variant's numbers fill it in (else None: per seed, below), and per
+    # question its prompt (likewise) and whether its answers read only on the variant's field.
+    per_scenario: dict[int, tuple[Scenario, str, str | None]] = {}
+    per_question: dict[tuple[int, str], tuple[str | None, bool]] = {}
+    titles: dict[tuple[int, int], str] = {}
+    # Answers in words, by (scenario, question, stored text), for questions read without a
+    # field; the others go through `words` with their variant's field.
+    in_words: dict[tuple[int, str, str], tuple[str, str]] = {}
     decoded: dict[str, tuple[Any, str]] = {}
 
     def decode(raw: str) -> tuple[Any, str]:
@@ -210,11 +230,39 @@ def csv_lines(user_id: int, lang: str) -> Iterator[str]:
             decoded[raw] = (value, json.dumps(value, ensure_ascii=False))
         return decoded[raw]
 
-    titles: dict[tuple[int, int], tuple[str, str, str, str]] = {}
+    def scenario_of(sid: int) -> tuple[Scenario, str, str | None]:
+        scenario = scenarios[sid]
+        ref = scenario.data.get("section", "")  # a section with no title shows its number
+        spec = words.spec(scenario)
+        title = pick(spec.title.as_dict() if spec.title else scenario_titles(scenario), lang)
+        found = (scenario, sections.get(ref, ref), None if "{" in title else title)
+        per_scenario[sid] = found
+        return found
+
+    def question_of(sid: int, question: str) -> tuple[str | None, bool]:
+        spec = words.spec(scenarios[sid])
+        entry = next((q for q in spec.questions if q.id == question), None)
+        prompt = pick(entry.prompt.as_dict(), lang) if entry else question
+        found = (None if "{" in prompt else prompt, needs_field(spec, question))
+        per_question[sid, question] = found
+        return found
+
+    def answer_words(
+        scenario: Scenario, seed: int, question: str, raw: str, field: bool
+    ) -> tuple[str, str]:
+        key = (scenario.id, question, raw)
+        if not field and key in in_words:
+            return in_words[key]
+        value, text = decode(raw)
+        found = (words.answer(scenario, seed, question, value, text), text)
+        if not field:
+            in_words[key] = found
+        return found
+
     zone = timezone.get_current_timezone()
     now = timezone.now()
     hidden = _("not shown yet")
-    for n, (
+    for (
         at,
         sid,
         seed,
@@ -228,43 +276,43 @@ def csv_lines(user_id: int, lang: str) -> Iterator[str]:
         version,
         result_until,
         right_until,
-    ) in enumerate(rows, 1):
-        scenario = scenarios[sid]
+        variant_until,
+    ) in rows:
+        scenario, section, title = per_scenario.get(sid) or scenario_of(sid)
+        prompt, field = per_question.get((sid, question)) or question_of(sid, question)
+        if title is None:
+            if (sid, seed) not in titles:
+                titles[sid, seed] = words.title(scenario, seed)
+            title = titles[sid, seed]
+        if prompt is None:
+            prompt = words.prompt(scenario, seed, question)
         # An exam's review policy may keep whether it was right, and the right answer, for
-        # later; until then neither is written, nor the seed that would open the variant.
+        # later; until then neither is written, nor the seed that would open the variant. Its
+        # scenario (the slug) and seed wait for the exam's close in any case: until then they
+        # would tell another trainee which situation to look up.
         result_shown = result_until is None or _moment(result_until) <= now
         right_shown = result_shown and (right_until is None or _moment(right_until) <= now)
-        key = (sid, seed)
-        if key not in titles:
-            titles[key] = (
-                sections.get(scenario.data.get("section", ""), scenario.data.get("section", "")),
-                words.title(scenario, seed),
-                scenario.slug,
-                str(seed),
-            )
-        section, title, slug, seed_text = titles[key]
-        given, given_json = decode(given_raw)
-        right, right_json = decode(right_raw) if right_raw not in (None, "null") else (None, "")
-        if right is None:
-            right_words = ""
+        variant_shown = variant_until is None or _moment(variant_until) <= now
+        given_words, given_json = answer_words(scenario, seed, question, given_raw, field)
+        if right_raw in (None, "null"):
+            right_words, right_json = "", ""
         elif right_shown:
-            right_words = words.answer(scenario, question, right, right_json)
+            right_words, right_json = answer_words(scenario, seed, question, right_raw, field)
         else:
             right_words, right_json = hidden, ""
-        local = at.astimezone(zone)
-        writer.writerow(
+        yield (
             [
-                f"{local:%Y-%m-%d %H:%M}",
+                at.astimezone(zone).isoformat(" ", "minutes")[:16],
                 label or modes.get(mode, mode),
                 section,
                 title,
-                words.prompt(scenario, seed, question),
-                words.answer(scenario, question, given, given_json),
+                prompt,
+                given_words,
                 right_words,
                 (right_word if correct else wrong_word) if result_shown else hidden,
                 "" if ms is None else f"{ms / 1000:.1f}",
-                slug,
-                seed_text if result_shown else "",
+                scenario.slug if variant_shown else "",
+                str(seed) if result_shown and variant_shown else "",
                 question,
                 given_json,
                 right_json,
@@ -274,20 +322,23 @@ def csv_lines(user_id: int, lang: str) -> Iterator[str]:
                 at.isoformat(),
             ]
         )
-        if n % CSV_CHUNK == 0:
-            yield out.take()
-    yield out.take()
+
+
+def scenario_titles(scenario: Scenario) -> dict[str, str]:
+    return {"it": scenario.title_it, "en": scenario.title_en}
 
 
 RAW_CHUNK = 5000
 
 
-def _raw_rows(attempts: QuerySet[Attempt], fields: tuple[str, ...]) -> Iterator[tuple[Any, ...]]:
-    """(created_at, *fields) of the attempts, oldest first, as the database driver gives them
-    (JSON as its text, no per-value converters), through the cursor `.iterator()` uses (a
-    server-side one on PostgreSQL), RAW_CHUNK rows at a time: memory stays flat and the first
-    rows leave before the last are read."""
-    page = attempts.order_by("created_at", "pk").values_list("created_at", *fields)
+def _raw_rows(
+    attempts: QuerySet[Attempt], when: str, fields: tuple[str, ...]
+) -> Iterator[tuple[Any, ...]]:
+    """(when, *fields) of the attempts (`when`: the time, or its text), oldest first, as the
+    database driver gives them (JSON as its text, no per-value converters), through the cursor
+    `.iterator()` uses (a server-side one on PostgreSQL), RAW_CHUNK rows at a time: memory
+    stays flat and the first rows leave before the last are read."""
+    page = attempts.order_by("created_at", "pk").values_list(when, *fields)
     sql, params = page.query.sql_with_params()
     with connections[page.db].chunked_cursor() as cursor:
         cursor.execute(sql, params)

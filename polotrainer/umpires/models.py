@@ -7,6 +7,30 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scenarios.localize import localize
+
+
+class InstructorRole(models.Model):
+    """The instructor role, granted by staff (the staff page or `manage.py instructor grant`)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="instructor_role",
+    )
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    granted_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"instructor {self.user_id}"
+
 
 class Profile(models.Model):
     user = models.OneToOneField(
@@ -16,6 +40,10 @@ class Profile(models.Model):
     language = models.CharField(
         _("preferred language"), max_length=2, choices=settings.LANGUAGES, default="it"
     )
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
 
     def __str__(self) -> str:
         return self.display_name or self.user.get_username()
@@ -28,6 +56,7 @@ class Mode(models.TextChoices):
     REVIEW = "review", _("Review")
     EXAM = "exam", _("Exam")
     CLINIC = "clinic", _("Clinic")
+    DRILL = "drill", _("Drill")
 
 
 class Attempt(models.Model):
@@ -59,6 +88,10 @@ class Attempt(models.Model):
     correct = models.BooleanField()
     content_version = models.CharField(max_length=16, blank=True)
     time_taken_ms = models.PositiveIntegerField(null=True, blank=True)
+    # A drill's decision time: from the moment the scene stopped (the whistle was due) to the
+    # answer, by the server's clock (or the page's, when it is within 2 s below the server's);
+    # a time-out carries the whole window. Empty for every other mode.
+    decision_ms = models.PositiveIntegerField(null=True, blank=True)
     # The context: its kind, and for an exam or a clinic the id of the exam attempt or the
     # clinic round it belongs to (those apps point here; this app knows nothing of them), with
     # a label the history shows.
@@ -73,6 +106,10 @@ class Attempt(models.Model):
     # whoever recorded the answer (an exam, by its review policy); empty means shown.
     result_hidden_until = models.DateTimeField(null=True, blank=True)
     right_hidden_until = models.DateTimeField(null=True, blank=True)
+    # Until when the history does not say which variant this was (the scenario's slug, the
+    # seed): an exam's question stays its own until the exam closes, whatever its review
+    # policy shows of the answer. Empty means shown.
+    variant_hidden_until = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     # The local date (site time zone) of created_at, stored so that activity per day and the
     # streak group by a plain column instead of converting every timestamp in SQL.
@@ -163,3 +200,34 @@ class DayActivity(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}:{self.day}"
+
+
+class ClosedBook(models.Model):
+    """An exam attempt holding its umpire closed-book: until `until` (the attempt's stored
+    deadline), practice, review and clinics give this account no ruling and no feedback.
+
+    Written by the exams app (umpires.closedbook: `hold` at the start, `move` with the
+    deadline, `release` at the submission) and read by every app that rules an answer, so none
+    of them needs to know about exams. What the page saying so shows is stored with it: the
+    exam's title in both languages, the course's time zone and the way back to the attempt.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="closed_books"
+    )
+    exam_attempt_id = models.BigIntegerField(unique=True)
+    until = models.DateTimeField()
+    title_it = models.CharField(max_length=200)
+    title_en = models.CharField(max_length=200)
+    time_zone = models.CharField(max_length=64)
+    back_to = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "until"], name="closed_book_user_until")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} closed-book until {self.until:%Y-%m-%d %H:%M}"
+
+    @property
+    def title(self) -> str:
+        return localize(self, "title")

@@ -16,6 +16,7 @@ from django.utils import timezone
 from fsrs import Card, Rating, Scheduler
 
 from polotrainer.umpires.models import Attempt, ScenarioProgress
+from scenarios import audience
 
 SCHEDULER = Scheduler()
 # Answers to the same variant within this time are one review of it; a replay from the history
@@ -63,7 +64,10 @@ def is_due(now: datetime) -> Q:
 
 def _scheduled(user_id: int) -> QuerySet[ScenarioProgress]:
     return ScenarioProgress.objects.filter(
-        user_id=user_id, due__isnull=False, scenario__retired=False
+        audience.visible(user_id, "scenario__"),
+        user_id=user_id,
+        due__isnull=False,
+        scenario__retired=False,
     )
 
 

@@ -19,7 +19,7 @@ from django.core.mail import send_mail
 from django.core.paginator import Page, Paginator
 from django.http import HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect, render, resolve_url
 from django.template.loader import render_to_string
 from django.urls import reverse, reverse_lazy, translate_url
 from django.utils import timezone, translation
@@ -30,9 +30,9 @@ from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from polotrainer.throttle import rates
+from polotrainer.throttle import devices, rates
 from polotrainer.throttle.addresses import client_ip
-from polotrainer.umpires import activity, history, review
+from polotrainer.umpires import activity, decisions, history, review
 from polotrainer.umpires.forms import (
     DeleteAccountForm,
     ForgivingSetPasswordForm,
@@ -46,6 +46,7 @@ from polotrainer.umpires.models import Attempt, Profile
 from polotrainer.umpires.people import VISITOR_KEY
 from polotrainer.umpires.progress import adopt_visitor_attempts
 from polotrainer.web import language as language_choice
+from polotrainer.web.downloads import csv_response
 from polotrainer.web.htmx import render_fragment
 from polotrainer.web.requests import Request, UserRequest
 from scenarios.localize import current_language
@@ -77,7 +78,7 @@ def _enter(request: Request, user: User, response_to: str) -> HttpResponse:
     if not url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
-        target = reverse("umpires:dashboard")
+        target = resolve_url(settings.LOGIN_REDIRECT_URL)
     # Resolved in the page's language, reversed in the profile's.
     target = translate_url(target, language)
     translation.activate(language)
@@ -91,7 +92,11 @@ def _enter(request: Request, user: User, response_to: str) -> HttpResponse:
             )
             % {"count": moved},
         )
-    return language_choice.remember(redirect(target), language)
+    response = language_choice.remember(redirect(target), language)
+    # This browser is now one this person logged in from: others' guessing cannot lock them
+    # out of it (polotrainer.throttle.devices).
+    devices.remember(request, response, user.get_username())
+    return response
 
 
 @sensitive_post_parameters("password")
@@ -144,7 +149,7 @@ def signup(request: Request) -> HttpResponse:
             )
             _mail_new_account(request, user)
             messages.success(request, _("Welcome! Your account is ready."))
-            return _enter(request, user, next_url or reverse("umpires:dashboard"))
+            return _enter(request, user, next_url or resolve_url(settings.LOGIN_REDIRECT_URL))
     return render(request, "umpires/signup.html", {"form": form, "next": next_url})
 
 
@@ -252,6 +257,8 @@ def dashboard(request: UserRequest) -> HttpResponse:
         "due_count": due.count,
         # With nothing due now, when the next review falls due (the same rule as the review page).
         "next_due": None if due.count else due.earliest,
+        "decisions": decisions.per_section(request.user),
+        "fast_seconds": decisions.FAST_MS // 1000,
     }
     return render_fragment(request, "umpires/dashboard.html", context, fragments=())
 
@@ -294,12 +301,8 @@ HISTORY_FIELDS = (
 def history_csv(request: UserRequest) -> StreamingHttpResponse:
     """The umpire's own history as CSV in their language: words a person reads, then the codes
     (never anyone else's: there is no id to ask with). Streamed, oldest first."""
-    response = StreamingHttpResponse(
-        history.csv_lines(request.user.pk, current_language()),
-        content_type="text/csv; charset=utf-8",
-    )
-    response["Content-Disposition"] = 'attachment; filename="polotrainer-history.csv"'
-    return response
+    lines = history.csv_lines(request.user.pk, current_language())
+    return csv_response(lines, "polotrainer-history.csv")
 
 
 # Password reset: Django's own views, for their token handling; one template for all steps.

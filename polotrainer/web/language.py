@@ -27,3 +27,16 @@ def remember(response: HttpResponse, language: str) -> HttpResponse:
             samesite=settings.LANGUAGE_COOKIE_SAMESITE,  # type: ignore[arg-type]
         )
     return response
+
+
+def without_language(path: str) -> str:
+    """A path of the site without its language: Django's locale middleware adds the visitor's
+    own on arrival (their language cookie, else their browser's Accept-Language), so one
+    printed or projected link serves every language. For links that travel (a QR code, an
+    address on a projector); a link inside a page keeps the page's language.
+
+    >>> without_language("/it/play/123456/?pass=x"), without_language("/healthz")
+    ('/play/123456/?pass=x', '/healthz')
+    """
+    first, _, rest = path.lstrip("/").partition("/")
+    return "/" + rest if first in LANGUAGES else path

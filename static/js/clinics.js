@@ -77,9 +77,166 @@
     });
   }
 
+  // --- the projector fits its screen ----------------------------------------------------------
+  // clinics.css makes the page a grid the size of the window, with type that follows it; a
+  // long situation may still not fit its part of the stage ([data-fit-box]). Then the type is
+  // lowered (--fit, down to FIT_MIN) until it does: the room reads the round without anyone
+  // scrolling. `data-fitted` says for which window and version it was done (the tests wait on it).
+  var FIT_MIN = 0.55;
+  var FIT_STEPS = 7;
+  var fitQueued = false;
+
+  function projectorLayout() {
+    return window.matchMedia("(min-width: 720px) and (min-height: 480px)").matches;
+  }
+
+  function overflowing() {
+    var doc = document.documentElement;
+    if (doc.scrollHeight > window.innerHeight + 1) return true;
+    if (doc.scrollWidth > window.innerWidth + 1) return true;
+    var boxes = live.querySelectorAll("[data-fit-box]");
+    for (var i = 0; i < boxes.length; i++) {
+      if (boxes[i].scrollHeight > boxes[i].clientHeight + 1) return true;
+      if (boxes[i].scrollWidth > boxes[i].clientWidth + 1) return true;
+    }
+    return false;
+  }
+
+  // The largest --fit at which the stage fits (FIT_MIN if none does).
+  function largestFit() {
+    live.style.setProperty("--fit", "1");
+    if (!overflowing()) return 1;
+    var low = FIT_MIN;
+    var high = 1;
+    for (var i = 0; i < FIT_STEPS; i++) {
+      var mid = (low + high) / 2;
+      live.style.setProperty("--fit", mid.toFixed(3));
+      if (overflowing()) high = mid;
+      else low = mid;
+    }
+    return low;
+  }
+
+  function fit() {
+    fitQueued = false;
+    if (!live || !live.classList.contains("projector")) return;
+    live.style.setProperty("--fit", "1");
+    if (projectorLayout()) {
+      // A part with several arrangements (the reveal): the one with the largest type wins.
+      var arranged = live.querySelector("[data-layouts]");
+      var named = arranged ? arranged.getAttribute("data-layouts") : "";
+      var layouts = named.split(" ").filter(Boolean);
+      var best = { layout: null, scale: -1 };
+      (layouts.length ? layouts : [null]).forEach(function (layout) {
+        layouts.forEach(function (other) {
+          arranged.classList.toggle(other, other === layout);
+        });
+        var scale = largestFit();
+        if (scale > best.scale + 0.01) best = { layout: layout, scale: scale };
+      });
+      layouts.forEach(function (other) {
+        arranged.classList.toggle(other, other === best.layout);
+      });
+      live.style.setProperty("--fit", best.scale.toFixed(3));
+    }
+    var stage = live.querySelector("#stage [data-version]");
+    var version = stage ? stage.getAttribute("data-version") : "";
+    live.setAttribute("data-fitted", window.innerWidth + "x" + window.innerHeight + ":" + version);
+  }
+
+  function queueFit() {
+    if (fitQueued) return;
+    fitQueued = true;
+    window.requestAnimationFrame(fit);
+  }
+
+  window.addEventListener("resize", queueFit);
+  // A rule's text unfolded on the reveal: fit again (toggle does not bubble).
+  document.addEventListener("toggle", queueFit, true);
+
+  // Leaving the lobby, the Wi-Fi code folds away: the rounds need the room.
+  function foldWifi() {
+    var stage = live && live.querySelector("#stage [data-phase]");
+    var box = document.querySelector(".wifi-box");
+    if (box && stage && stage.getAttribute("data-phase") !== "lobby") box.open = false;
+  }
+
+  // --- the phone tells what arrived ------------------------------------------------------------
+  // A round, its reveal, the leaderboard arrive by the stream, not by a click: a screen reader
+  // hears them (the live region #announce) and the focus moves to the new heading (the phone's
+  // own verdict on a reveal). After "Send my answer" the focus lands on the confirmation.
+  var told = null;
+  var tellTimer = null;
+
+  function phoneKey() {
+    var stage = live.querySelector("#stage [data-phase]");
+    if (!stage) return "";
+    var verdict = live.querySelector("#my-result-heading");
+    var round = stage.getAttribute("data-round") || "";
+    return [stage.getAttribute("data-phase"), round, verdict ? "1" : ""].join(":");
+  }
+
+  function words(el) {
+    return el ? el.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
+  function focusOn(el) {
+    if (!el) return;
+    if (!el.hasAttribute("tabindex")) el.setAttribute("tabindex", "-1");
+    el.focus({ preventScroll: false });
+  }
+
+  function tell() {
+    tellTimer = null;
+    var key = phoneKey();
+    if (key === told) return;
+    told = key;
+    var stage = live.querySelector("#stage [data-phase]");
+    // On a reveal the phone's own verdict comes first; later it is only a reminder.
+    var revealed = stage && stage.getAttribute("data-phase") === "revealed";
+    var verdict = revealed ? live.querySelector("#my-result-heading") : null;
+    var heading = live.querySelector("#stage h1");
+    var parts = [
+      words(live.querySelector("#stage .stage-round")),
+      words(heading),
+      words(verdict),
+      words(live.querySelector("#stage .waiting, #stage .received")),
+    ].filter(Boolean);
+    var region = document.getElementById("announce");
+    if (region) region.textContent = parts.join(". ");
+    focusOn(verdict || heading);
+  }
+
+  function queueTell() {
+    // The stream sends the stage and the phone's own part one after the other: tell once both
+    // are in.
+    if (tellTimer) window.clearTimeout(tellTimer);
+    tellTimer = window.setTimeout(tell, 60);
+  }
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (!live) return;
+    if (live.classList.contains("projector")) {
+      foldWifi();
+      queueFit();
+      return;
+    }
+    if (!live.classList.contains("phone")) return;
+    var received = live.querySelector("#stage .received");
+    var config = event.detail.requestConfig;
+    if (config && config.verb === "post" && received) {
+      told = phoneKey();
+      focusOn(received);
+      return;
+    }
+    queueTell();
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     live = document.getElementById("live");
     if (!live) return;
+    told = phoneKey();
+    fit();
     // No stream asked for (?poll=1) or none possible: poll from the start.
     if (!live.hasAttribute("sse-connect") || !window.EventSource) startPolling();
     else window.setTimeout(function () { if (!open) startPolling(); }, 5000);

@@ -3,6 +3,9 @@
 // A place question's field is also an input: tap or click puts the ball there, dragging moves
 // it (the ball follows the finger), arrow keys and the nudge buttons move it a yard (Shift: 10).
 // The typed yards stay the source of truth, so the form works the same without this script.
+// The ball lives in the field's [data-measured] group, whose coordinates are those yards (from
+// the fouling team's goal line, across from the centre, + to the left): the server draws that
+// frame, so nothing here converts between it and the field's own.
 (function () {
   "use strict";
 
@@ -18,6 +21,61 @@
     var box = svg.getAttribute("viewBox").split(/\s+/).map(parseFloat);
     var perYard = Math.min(rect.width / box[2], rect.height / box[3]);
     if (perYard > 0) svg.style.setProperty("--k", (DESIGN / perYard).toFixed(3));
+    spaceLabels(svg);
+  }
+
+  // The lines' numbers of the view on screen, kept apart at the width drawn: a number that
+  // would touch one already written goes to a second row (above the first; just inside the
+  // field when there is no room above it, clear of the "left" label there), or is left out when
+  // those are taken too or it would stick out of the view. They are written by rank
+  // (diagram.py: the 30s, the 60s, the centre, then the 40s between them): the 40s give way first.
+  function spaceLabels(svg) {
+    var group = svg.querySelector(
+      svg.classList.contains("zoomed") ? ".line-labels.for-zoom" : ".line-labels.for-whole"
+    );
+    if (!group) return;
+    svg.setAttribute("data-labels-spaced", "");
+    var labels = Array.prototype.slice.call(group.querySelectorAll(".line-label"));
+    labels.forEach(function (label) {
+      label.classList.remove("row2", "row-in", "crowded");
+    });
+    var view = svg.viewBox.baseVal;
+    var above = group.classList.contains("above");
+    var rows = { first: [], second: [], inside: [] };
+    // Just inside the field, the "left" label is in the way.
+    svg.querySelectorAll(".side-label").forEach(function (side) {
+      var b = side.getBBox();
+      if (b.width) rows.inside.push([b.x, b.x + b.width, b.y, b.y + b.height]);
+    });
+    labels.sort(function (a, b) {
+      var rank = a.getAttribute("data-rank") - b.getAttribute("data-rank");
+      return rank || a.x.baseVal[0].value - b.x.baseVal[0].value;
+    });
+    labels.forEach(function (label) {
+      var box = label.getBBox();
+      var size = parseFloat(window.getComputedStyle(label).fontSize) || box.height;
+      var pad = size * 0.12;
+      var y = label.y.baseVal[0].value;
+      if (box.x < view.x || box.x + box.width > view.x + view.width) {
+        label.classList.add("crowded");
+        return;
+      }
+      function free(row, top, bottom) {
+        return rows[row].every(function (s) {
+          var apart = box.x + box.width + pad <= s[0] || box.x - pad >= s[1];
+          return apart || (s.length > 2 && (bottom <= s[2] || top >= s[3]));
+        });
+      }
+      function take(row, name) {
+        rows[row].push([box.x - pad, box.x + box.width + pad, y, y + 1.2 * size]);
+        if (name) label.classList.add(name);
+      }
+      if (free("first")) take("first");
+      else if (above && y - 2.45 * size >= view.y && free("second")) take("second", "row2");
+      else if (!above && free("second")) take("second", "row2");
+      else if (above && free("inside", y, y + 1.2 * size)) take("inside", "row-in");
+      else label.classList.add("crowded");
+    });
   }
 
   function tools(svg) {
@@ -47,6 +105,7 @@
       if (svg.dataset.zoom && (!input || width(svg) < 600)) setView(svg, true);
       else if (svg.dataset.zoom) setView(svg, false);
       scale(svg);
+      if (resized) resized.observe(svg);
       if (input) readout(svg);
     });
     // Once answered, the form is disabled: the ball no longer moves.
@@ -61,6 +120,14 @@
   window.addEventListener("resize", function () {
     document.querySelectorAll("svg.field").forEach(scale);
   });
+  // A field whose box changes without the window (a projector fitting its round) scales too.
+  var resized = window.ResizeObserver
+    ? new ResizeObserver(function (entries) {
+        entries.forEach(function (entry) {
+          scale(entry.target);
+        });
+      })
+    : null;
 
   // --- the place question ------------------------------------------------------------------
 
@@ -86,9 +153,9 @@
   function place(svg, along, across, announce) {
     var io = inputs(svg);
     if (!io || io.along.disabled) return;
-    var hl = parseFloat(svg.dataset.halfLength);
+    var length = parseFloat(svg.dataset.length);
     var hw = parseFloat(svg.dataset.halfWidth);
-    along = Math.min(Math.max(round(along), 0), 2 * hl);
+    along = Math.min(Math.max(round(along), 0), length);
     across = Math.min(Math.max(round(across), -hw), hw);
     io.along.value = String(along);
     io.across.value = String(across);
@@ -105,8 +172,7 @@
   function draw(svg, along, across) {
     var marker = svg.querySelector("[data-marker]");
     if (!marker) return;
-    var hl = parseFloat(svg.dataset.halfLength);
-    marker.setAttribute("transform", "translate(" + (along - hl) + " " + -across + ")");
+    marker.setAttribute("transform", "translate(" + along + " " + across + ")");
     marker.removeAttribute("display");
   }
 
@@ -127,8 +193,9 @@
   }
 
   function pointAt(svg, event) {
-    var p = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
-    return { along: p.x + parseFloat(svg.dataset.halfLength), across: -p.y };
+    var frame = svg.querySelector("[data-measured]");
+    var p = new DOMPoint(event.clientX, event.clientY).matrixTransform(frame.getScreenCTM().inverse());
+    return { along: p.x, across: p.y };
   }
 
   var dragging = null;
@@ -165,7 +232,7 @@
     if (!io) return;
     var along = read(io.along);
     var across = read(io.across);
-    if (along === null) along = parseFloat(svg.dataset.halfLength);
+    if (along === null) along = parseFloat(svg.dataset.length) / 2; // the centre of the field
     if (across === null) across = 0;
     place(svg, along + dx, across + dy, true);
   }

@@ -7,6 +7,8 @@ serious or critical violation; screenshots land in artifacts/screenshots/.
 
 import os
 import shutil
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -36,8 +38,11 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.skip(reason=f"no chromium at {CHROMIUM}"))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """One chromium per test module. Playwright's sync API keeps an event loop running in this
+    thread while it is open; closed at the module's end, it leaves none behind for the next
+    module a worker runs (Django's test client and async_to_sync refuse to run beside one)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
@@ -55,6 +60,25 @@ def browser():
         )
         yield browser
         browser.close()
+
+
+@pytest.fixture(autouse=True)
+def _requests_done_before_the_flush(request):
+    """The live server answers in threads of its own on the test's database (SQLite in memory:
+    the same connection). A request still running when the test ends (a page torn down while
+    loading, on a loaded machine) met the flush and failed it ("table is locked"). Set up after
+    the database and the live server, so torn down before them: wait for the server's request
+    threads to end first (at most 10 s)."""
+    if "live_server" in request.fixturenames:
+        for name in ("transactional_db", "live_server"):
+            if name in request.fixturenames:
+                request.getfixturevalue(name)
+    yield
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(
+        "process_request_thread" in t.name for t in threading.enumerate()
+    ):
+        time.sleep(0.02)
 
 
 @pytest.fixture
@@ -82,3 +106,30 @@ def content(transactional_db):
 
     create_rulebook()
     return {data["slug"]: make_scenario(data) for data in ALL}
+
+
+@pytest.fixture
+def demo_site(transactional_db, settings):
+    """The bundled content and the demo, as `make run` loads them."""
+    from django.test import override_settings
+
+    from polotrainer import demo
+    from scenarios.content import read_content
+    from scenarios.loading import load
+    from tests.certificates.conftest import new_key
+
+    settings.CERTIFICATE_SIGNING_KEY = new_key()  # never the developer's own key file
+    settings.CERTIFICATE_SIGNING_KEY_FILE = ""
+    load(read_content(sample=range(1)))
+    with override_settings(DEBUG=True):
+        return demo.make()
+
+
+@pytest.fixture(scope="session")
+def served():
+    """The app served as for a club (uvicorn, scripts/serve.py) on a database of its own, with
+    the bundled content: the clinics' browser tests share it (a few seconds to start)."""
+    from tests import servers as server
+
+    with server.served("polotrainer-served-browser-") as site:
+        yield site

@@ -1,6 +1,12 @@
 """What every browser test checks on a page: axe-core, width, a screenshot."""
 
+import re
 from pathlib import Path
+
+from scenarios.diagram import field_of
+from scenarios.questions import build_questions
+from scenarios.spots import FieldSpot
+from scenarios.variants import make_variant
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
@@ -10,6 +16,14 @@ def shoot(page, name: str) -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def shoot_part(locator, name: str) -> Path:
+    """Save a screenshot of one part of a page (a figure) as a test artifact."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    locator.screenshot(path=str(path))
     return path
 
 
@@ -24,6 +38,18 @@ def assert_accessible(page) -> None:
         if v["impact"] in {"serious", "critical"}
     ]
     assert not bad, f"axe-core on {page.url}:\n" + "\n".join(bad)
+
+
+def contrast_problems(page) -> list[str]:
+    """axe-core's colour contrast checks, WCAG AA and the enhanced (AAA) level, on the page."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    rules = {"runOnly": ["color-contrast", "color-contrast-enhanced"]}
+    results = Axe().run(page, options=rules)
+    return [
+        f"{v['id']}: {[n['target'] for n in v['nodes']][:4]}"
+        for v in results.response["violations"]
+    ]
 
 
 # The elements that stick out past either side of the viewport, to say what to fix.
@@ -52,3 +78,23 @@ def assert_fits(page) -> None:
     assert overflow <= 1, (
         f"{page.url} is {overflow}px wider than the viewport: {page.evaluate(_STICKING_OUT)}"
     )
+
+
+# The variant a practice page shows, and what the engine says of it.
+
+
+def variant_of(page):
+    slug, seed = re.search(r"/practice/([^/]+)/(\d+)/", page.url).groups()
+    return slug, int(seed)
+
+
+def right_answers(scenario, seed):
+    variant = make_variant(scenario.slug, scenario.data, seed)
+    questions = build_questions(scenario.kind, scenario.data, variant.facts)
+    return {q.id: (q, q.right_answer(variant.ruling)) for q in questions}
+
+
+def typed(scenario, seed, spot):
+    """The yards a trainee types for an engine point of the variant (along, across)."""
+    variant = make_variant(scenario.slug, scenario.data, seed)
+    return FieldSpot.from_engine(spot, field_of(variant.facts))

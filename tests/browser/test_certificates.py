@@ -10,7 +10,7 @@ from django.test import Client
 
 from polotrainer.certificates import issuing
 from polotrainer.certificates.models import Kind
-from polotrainer.courses import roles
+from polotrainer.umpires import roles
 from polotrainer.umpires.models import Profile
 from tests.browser.support import assert_accessible, assert_fits, shoot
 from tests.certificates.conftest import new_key, pass_exam
@@ -33,7 +33,14 @@ def story(transactional_db, settings):
     cohort = make_cohort(course, "Primavera")
     enrol(cohort, alice)
     issuing.set_name(alice, "Alessandra Maria Carolina Bianchi-Montalcini")
-    exam = pass_exam(alice, cohort, 1, score=96.5, title="Esame finale, Regole 3, 21 e 37")
+    exam = pass_exam(
+        alice,
+        cohort,
+        1,
+        score=96.5,
+        title="Final exam, Rules 3, 21 and 37",
+        title_it="Esame finale, Regole 3, 21 e 37",
+    )
     done = issuing.issue(user=alice, cohort=cohort, kind=Kind.COMPLETION, by=ines)
     issuing.revoke(done, "Issued by mistake", by=ines)
     # The longest a certificate gets: every title at its 200 characters, a 120-character name.
@@ -46,7 +53,14 @@ def story(transactional_db, settings):
     Profile.objects.create(user=bea, display_name="Bea", language="en")
     enrol(long_cohort, bea)
     issuing.set_name(bea, ("Beatrice Maria " * 9)[:119].strip())
-    long = pass_exam(bea, long_cohort, 2, score=100, title=("Final exam, Rule 37 " * 10)[:200])
+    long = pass_exam(
+        bea,
+        long_cohort,
+        2,
+        score=100,
+        title=("Final exam, Rule 37 " * 10)[:200],
+        title_it=("Esame finale, Regola 37 " * 9)[:200],
+    )
     sam = User.objects.create_user("sam", "sam@example.org", "x-long-password-1", is_staff=True)
     people = {"sam": sam, "ines": ines, "alice": alice, "bea": bea}
     return people | {

@@ -1,14 +1,12 @@
 """A clinic in browsers: a projector and three phones (one Italian), through uvicorn as served
-for a club, so the live updates are the event stream itself. Three rounds; a phone reloads
-mid-round and keeps its score; a late joiner; a place question whose reveal shows every spot;
-the leaderboard; the end."""
+for a club, so the live updates are the event stream itself. The phones join by the address and
+the link of the projector, which carry no language: each opens in its own. Three rounds; a phone
+reloads mid-round and keeps its score; a late joiner; a place question whose reveal shows every
+spot, and to each phone its own beside the right one; the leaderboard; the end. What arrives by
+the stream is told to a screen reader (the live region, the focus on the new heading)."""
 
 import re
-import tempfile
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from playwright.sync_api import expect
 
 from tests import servers as server
@@ -18,18 +16,6 @@ PROJECTOR = {"width": 1280, "height": 720}
 PHONE = {"width": 360, "height": 740}
 SLUGS = ["r21-injured-player", "p2-from-the-spot", "p8-which-violation-forfeits"]
 WAIT = 8000  # ms: a pushed update arrives in well under a second; CI machines are slow
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[tuple[server.Database, server.Server]]:
-    with tempfile.TemporaryDirectory(prefix="polotrainer-clinic-browser-") as tmp:
-        database = server.Database(Path(tmp))
-        running = server.Server(database)
-        try:
-            yield database, running
-        finally:
-            running.stop()
-            database.drop()
 
 
 def _answer(page, form: dict, *, right: bool) -> None:
@@ -59,10 +45,22 @@ def _answer(page, form: dict, *, right: bool) -> None:
             page.locator(f"input[name='{name}']").fill(shown)
     page.get_by_role("button", name=re.compile("Send my answer|Invia la mia risposta")).click()
     page.wait_for_selector(".received", timeout=WAIT)
+    # The form is gone: the focus is on the confirmation, not lost on the body.
+    page.wait_for_function("document.activeElement.classList.contains('received')", timeout=WAIT)
 
 
-def test_a_clinic_with_a_projector_and_three_phones(browser, site):
-    database, running = site
+def _told(page, text: str, focused: str) -> None:
+    """What the stream brought was announced (the live region) and has the focus."""
+    expect(page.locator("#announce")).to_contain_text(text, timeout=WAIT)
+    page.wait_for_function(
+        "(selector) => document.activeElement === document.querySelector(selector)",
+        arg=focused,
+        timeout=WAIT,
+    )
+
+
+def test_a_clinic_with_a_projector_and_three_phones(browser, served):
+    database, running = served
     clinic = server.setup(database, SLUGS)
     pin, base = clinic["pin"], running.base
 
@@ -73,28 +71,38 @@ def test_a_clinic_with_a_projector_and_three_phones(browser, site):
     projector_ctx, projector = context(PROJECTOR)
     projector_ctx.add_cookies([{"name": "sessionid", "value": clinic["session"], "url": base}])
     phones = {}
-    for name in ("Anna", "Ben", "Chiara"):
-        phones[name] = context(PHONE, is_mobile=True, has_touch=True)
+    # Each phone's browser speaks its own language (Accept-Language).
+    for name, locale in (("Anna", "en-GB"), ("Ben", "en-US"), ("Chiara", "it-IT")):
+        phones[name] = context(PHONE, is_mobile=True, has_touch=True, locale=locale)
     try:
-        projector.goto(f"/en/clinics/{clinic['id']}/")
+        # An Italian projector: the address on it and its QR code's link carry no language.
+        projector.goto(f"/it/clinics/{clinic['id']}/")
         assert pin in projector.locator(".lobby .pin").inner_text()
         assert projector.locator(".lobby svg.qr").count() == 1
+        address = projector.locator(".lobby .join-address").inner_text()
+        assert address == f"{base}/play/", address
+        projector.goto(f"/en/clinics/{clinic['id']}/")
         shoot(projector, "clinic-projector-lobby")
 
-        # Join: Anna and Chiara type the PIN, Ben opens the QR code's link.
+        # Join: Anna and Chiara type the address and the PIN, Ben opens the QR code's link.
         anna, ben, chiara = (phones[n][1] for n in ("Anna", "Ben", "Chiara"))
         for page, lang, nick in ((anna, "en", "Anna"), (chiara, "it", "Chiara")):
-            page.goto(f"/{lang}/play/")
+            page.goto(address)
+            assert page.url == f"{base}/{lang}/play/"
             page.locator("#id_pin").fill(f"{pin[:3]} {pin[3:]}")
             page.locator("form.pin-entry button").click()
             page.locator("#id_nickname").fill(nick)
             page.locator("main form button[type=submit]").click()
-        ben.goto(f"/en/play/{pin}/")
+        ben.goto(f"/play/{pin}/")
+        assert ben.url == f"{base}/en/play/{pin}/"
         assert_accessible(ben)
         ben.locator("#id_nickname").fill("Ben")
         ben.locator("main form button[type=submit]").click()
         shoot(chiara, "clinic-phone-lobby-it")
         assert "Sei dentro!" in chiara.locator("#stage").inner_text()
+        # The lobby has a heading (the clinic's name); the other language is a click away.
+        expect(chiara.locator("#stage h1")).to_have_text("Stream clinic")
+        expect(chiara.get_by_role("button", name="English")).to_be_visible()
         # The projector's count is pushed, no reload.
         expect(projector.locator("#counts")).to_contain_text("3 players", timeout=WAIT)
 
@@ -103,6 +111,9 @@ def test_a_clinic_with_a_projector_and_three_phones(browser, site):
         for page in (anna, ben, chiara):
             page.wait_for_selector("#quiz", timeout=WAIT)
             assert_fits(page)
+        title = anna.locator("#stage h1").inner_text()
+        _told(anna, title, "#stage h1")
+        _told(chiara, "Turno 1 di 3", "#stage h1")
         assert "Invia la mia risposta" in chiara.locator("#quiz").inner_text()
         shoot(anna, "clinic-phone-question-en")
         assert_accessible(anna)
@@ -118,11 +129,14 @@ def test_a_clinic_with_a_projector_and_three_phones(browser, site):
         shoot(projector, "clinic-projector-reveal")
         anna.wait_for_selector("#mine .verdict.right", timeout=WAIT)
         ben.wait_for_selector("#mine .verdict.wrong", timeout=WAIT)
+        _told(anna, "Right!", "#my-result-heading")
+        _told(ben, "Not quite.", "#my-result-heading")
         chiara.wait_for_selector("text=La risposta giusta:", timeout=WAIT)
         shoot(chiara, "clinic-phone-reveal-it")
         assert_fits(chiara)
         projector.get_by_role("button", name="Leaderboard").click()
         projector.wait_for_selector("table.leaderboard", timeout=WAIT)
+        _told(anna, "Leaderboard", "#stage h1")
         rows = projector.locator("table.leaderboard tbody tr").all_inner_texts()
         assert rows[0].startswith("1") and rows[-1].startswith("3") and "Ben" in rows[-1]
         anna_score = anna.locator("#mine .score").get_attribute("data-score")
@@ -158,6 +172,21 @@ def test_a_clinic_with_a_projector_and_three_phones(browser, site):
         shoot(projector, "clinic-projector-place-reveal")
         late.wait_for_selector(".spread-field svg.field circle.placed", timeout=WAIT)
         assert late.locator(".spread-field svg.field circle.placed").count() == 4
+        # Each phone sees its own spot beside the right one (Ben's is 25 yards off), and the
+        # close-up says where on the field it is: a line with its number.
+        for page, off in ((anna, False), (ben, True)):
+            spot = page.locator("#mine .my-spot svg.field")
+            spot.locator(".mine-mark").wait_for(timeout=WAIT)
+            mine, right = (
+                spot.locator(mark).evaluate("g => g.transform.baseVal[0].matrix.e")
+                for mark in (".mine-mark", ".right-mark")
+            )
+            assert (abs(mine - right) > 20) is off, (mine, right)
+            shown = spot.locator(".line-label").evaluate_all(
+                "labels => labels.filter(t => t.getBoundingClientRect().width > 0).length"
+            )
+            assert shown >= 1
+        shoot(ben, "clinic-phone-place-reveal-en")
 
         # Round 3, then the end.
         projector.get_by_role("button", name="Next round").click()

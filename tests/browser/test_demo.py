@@ -5,31 +5,15 @@ a demo trainee and find the assignment due, the exam open and a certificate that
 import re
 
 import pytest
-from django.test import override_settings
 
 from polotrainer import demo
 from polotrainer.certificates.models import Certificate, Kind
 from polotrainer.clinics.models import ClinicSession
-from polotrainer.courses.models import Assignment, Exam
+from polotrainer.courses.exams.models import Exam
+from polotrainer.courses.models import Assignment
 from tests.browser.support import assert_accessible, assert_fits, shoot
-from tests.certificates.conftest import new_key
 
 pytestmark = pytest.mark.django_db(transaction=True)
-FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def demo_site(transactional_db, settings):
-    """The bundled content and the demo, as `make run` loads them."""
-    from scenarios.content import read_content
-    from scenarios.loading import load
-
-    settings.PASSWORD_HASHERS = FAST_HASHERS
-    settings.CERTIFICATE_SIGNING_KEY = new_key()  # never the developer's own key file
-    settings.CERTIFICATE_SIGNING_KEY_FILE = ""
-    load(read_content(sample=range(1)))
-    with override_settings(DEBUG=True):
-        return demo.make()
 
 
 def log_in(p, username: str) -> None:
@@ -37,7 +21,8 @@ def log_in(p, username: str) -> None:
     p.fill("input[name=username]", username)
     p.fill("input[name=password]", demo.PASSWORD)
     p.locator("main form button[type=submit]").click()
-    p.wait_for_url("**/me/")
+    # An instructor lands on the home page, a trainee on their progress.
+    p.wait_for_url(lambda url: "/account/login/" not in url)
 
 
 def check(p, name: str) -> None:
@@ -48,7 +33,13 @@ def check(p, name: str) -> None:
 
 def test_the_demo_instructor_finds_the_gradebook_from_the_home_page(page, demo_site):
     log_in(page, "demo-instructor")
-    page.get_by_role("link", name="polotrainer").click()
+    # Signing in lands on the home page: cohorts, exams and clinics, then her own practice.
+    assert page.url.endswith("/it/")
+    assert page.locator("main h1").inner_text() == "I tuoi corsi e le tue clinic"
+    exams = page.locator("article.exams-taught").inner_text()
+    assert demo.EXAM_OPEN["it"] in exams and demo.EXAM_CLOSED["it"] in exams
+    assert demo.CLINIC_TITLE in page.locator("article.clinics-running").inner_text()
+    assert page.locator("section.own-practice").count() == 1
     cohorts = page.locator("article.teaching")
     assert "Demo: corso arbitri · Demo" in cohorts.inner_text()  # Giulia reads Italian
     assert re.search(r"\b4 allievi\b", cohorts.inner_text())
@@ -98,7 +89,7 @@ def test_the_demo_instructor_finds_the_exams_item_analysis_and_a_clinic(page, de
     check(page, "demo-instructor-items")
     # From the home page to the clinic waiting in the lobby, its PIN on the projector.
     page.get_by_role("link", name="polotrainer").click()
-    page.locator("article.start-instructor").get_by_role("link", name="Le mie clinic").click()
+    page.locator("article.clinics-running").get_by_role("link", name="Le mie clinic").click()
     page.wait_for_url("**/clinics/")
     clinic = ClinicSession.objects.get()
     page.get_by_role("link", name=demo.CLINIC_TITLE).click()

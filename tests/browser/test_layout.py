@@ -28,12 +28,6 @@ PASSWORD = "a-long-unusual-passphrase-91"
 SHOT_SECTIONS = {"3.b", "3.summary", "21.a", "21.f(1)", "21.discussion", "37.2", "37.7.applying"}
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    # A dozen logins per test: hashing strength is not what these tests measure.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def bundled(transactional_db):
     """The content the app ships: the rules, the glossary and every scenario."""
@@ -163,6 +157,42 @@ def test_the_dashboard_with_a_history_fits_a_phone(dora, contexts, live_server, 
     shoot(pages.phone, f"layout-dashboard-chart-table-{lang}-360")
     pages.visit(f"/{lang}/me/?page=2", "dashboard-page-2")
     pages.check()
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_the_dashboard_on_a_phone_puts_the_useful_first_and_folds(
+    dora, contexts, live_server, lang
+):
+    """What is due and the rules first, the latest answers next, then the charts; every part
+    folds from its heading, the 38 sections start folded; each answer of the history reads
+    whole (result and answers too) without scrolling the table sideways."""
+    Profile.objects.filter(user=dora).update(language=lang)
+    phone = _pages(contexts, lang, dora, live_server).phone
+    phone.goto(f"/{lang}/me/")
+    parts = phone.evaluate("[...document.querySelectorAll('main h2')].map(h => h.id)")
+    assert parts == ["mastery-title", "history-title", "activity-title"]
+    assert phone.locator("details.by-section").get_attribute("open") is None
+    height = phone.evaluate("document.documentElement.scrollHeight")
+    assert height < 6000, f"the dashboard is {height}px tall on a phone"
+    rows = phone.locator("table.history tbody tr")
+    assert rows.count() == 25
+    table = phone.locator("#history .table-scroll")
+    assert table.evaluate("box => box.scrollWidth <= box.clientWidth")
+    for n in range(rows.count()):
+        for cell in (2, 4):  # the situation; the result with the answer given (and the right one)
+            box = rows.nth(n).locator(f"td:nth-child({cell})").bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, (n, cell, box)
+    assert_fits(phone)
+    shoot(phone, f"layout-dashboard-folds-{lang}-360")
+    for part in parts:
+        details = phone.locator(f"details:has(> summary #{part})")
+        phone.locator(f"summary:has(#{part})").click()
+        assert details.get_attribute("open") is None, part
+        phone.locator(f"summary:has(#{part})").click()
+        assert details.get_attribute("open") is not None, part
+    phone.locator("details.by-section > summary").click()
+    assert phone.locator("details.by-section ul.mastery li").first.is_visible()
+    assert_accessible(phone)
 
 
 @pytest.mark.parametrize("lang", ["it", "en"])

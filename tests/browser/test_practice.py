@@ -5,9 +5,15 @@ import re
 import pytest
 
 from polotrainer.umpires.models import Attempt
-from scenarios.questions import build_questions
-from scenarios.variants import make_variant
-from tests.browser.support import assert_accessible, assert_fits, shoot
+from scenarios.spots import FieldSpot
+from tests.browser.support import (
+    assert_accessible,
+    assert_fits,
+    right_answers,
+    shoot,
+    typed,
+    variant_of,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -15,17 +21,6 @@ WORDS = {
     "en": {"check": "Check my answer", "next": "Next question"},
     "it": {"check": "Controlla la risposta", "next": "Domanda successiva"},
 }
-
-
-def variant_of(page):
-    slug, seed = re.search(r"/practice/([^/]+)/(\d+)/", page.url).groups()
-    return slug, int(seed)
-
-
-def right_answers(scenario, seed):
-    variant = make_variant(scenario.slug, scenario.data, seed)
-    questions = build_questions(scenario.kind, scenario.data, variant.facts)
-    return {q.id: (q, q.right_answer(variant.ruling)) for q in questions}
 
 
 def submit(page):
@@ -78,7 +73,10 @@ def test_a_whole_round_with_click_and_keyboard_placement(page, phone, content, l
     spot = answers["spot"][1]
     page.evaluate("window.__notReloaded = true")
     click_field_at(page, spot["x"], spot["y"])
-    assert page.locator("#q-spot-along").input_value() == f"{spot['x'] + 150:g}"
+    assert (
+        page.locator("#q-spot-along").input_value()
+        == typed(content[slug], seed, spot).form_values()[0]
+    )
     answer_others(page, {k: v for k, v in answers.items() if k != "spot"})
     submit(page)
     check_swapped_without_reload(page)
@@ -101,15 +99,17 @@ def test_a_whole_round_with_click_and_keyboard_placement(page, phone, content, l
     spot = answers["spot"][1]
     page.evaluate("window.__notReloaded = true")
     page.locator("svg[data-field]").focus()
-    along, across = spot["x"] + 150 - 150, spot["y"]  # the marker starts at the centre
+    wanted = typed(content[slug], seed, spot)
+    centre = typed(content[slug], seed, {"x": 0, "y": 0})  # where the marker starts
+    along, across = wanted.from_goal_line - centre.from_goal_line, wanted.across
     for delta, (big, small) in ((along, ("Right", "Left")), (across, ("Up", "Down"))):
         key = big if delta > 0 else small
         for _ in range(int(abs(delta)) // 10):
             page.keyboard.press(f"Shift+Arrow{key}")
         for _ in range(int(abs(delta)) % 10):
             page.keyboard.press(f"Arrow{key}")
-    assert page.locator("#q-spot-along").input_value() == f"{spot['x'] + 150:g}"
-    assert page.locator("#q-spot-across").input_value() == f"{spot['y']:g}"
+    assert page.locator("#q-spot-along").input_value() == wanted.form_values()[0]
+    assert page.locator("#q-spot-across").input_value() == wanted.form_values()[1]
     page.keyboard.press("Tab")  # on to the across input... then to the radios
     answer_others(page, {k: v for k, v in answers.items() if k != "spot"})
     page.locator("#quiz button[type=submit]").focus()
@@ -141,6 +141,51 @@ def test_a_whole_round_with_click_and_keyboard_placement(page, phone, content, l
     phone.locator("#feedback-heading").wait_for()
     assert_fits(phone)
     shoot(phone, f"practice-feedback-{lang}-phone")
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_on_a_shorter_field_the_ball_is_measured_from_its_own_goal_line(page, phone, content, lang):
+    """On a 250-yard field the Safety's spot, 60 yards from the goal line, is 65 yards from the
+    centre (not 90): a click there types 60, the ball is drawn where it was clicked, and the
+    feedback says 60."""
+    from django.utils import translation
+
+    from tests.scenarios.conftest import SPOT, make_scenario
+
+    short = {**SPOT, "slug": "t-safety-short"}
+    short["facts"] = {**SPOT["facts"], "field": {"length": 250, "width": 160, "boarded": True}}
+    make_scenario(short)
+    with translation.override(lang):
+        said = FieldSpot(60, 40).words()  # the rulebook's 60-yard line, 40 from the centre
+    for browser_page, size in ((page, "desktop"), (phone, "phone")):
+        browser_page.goto(f"/{lang}/practice/t-safety-short/0/")
+        click_field_at(browser_page, -65, 40)
+        assert browser_page.locator("#q-spot-along").input_value() == "60"
+        assert browser_page.locator("#q-spot-across").input_value() == "40"
+        ball = browser_page.locator("[data-marker] .dot").bounding_box()
+        aimed = browser_page.evaluate(
+            """() => {
+              const svg = document.querySelector('svg[data-field]');
+              return new DOMPoint(-65, -40).matrixTransform(svg.getScreenCTM()).toJSON();
+            }"""
+        )
+        centre = (ball["x"] + ball["width"] / 2, ball["y"] + ball["height"] / 2)
+        assert abs(centre[0] - aimed["x"]) < 2 and abs(centre[1] - aimed["y"]) < 2
+        browser_page.locator("svg[data-field]").focus()
+        browser_page.keyboard.press("ArrowRight")
+        assert browser_page.locator("#q-spot-along").input_value() == "61"
+        browser_page.keyboard.press("ArrowLeft")
+        shoot(browser_page, f"practice-short-field-question-{lang}-{size}")
+        browser_page.locator("input[name=q-goal][value=false]").check()
+        submit(browser_page)
+        feedback = browser_page.locator("#feedback").inner_text()
+        assert said in feedback
+        assert browser_page.locator(".results li.wrong").count() == 0
+        if size == "phone":
+            assert_fits(browser_page)
+        else:
+            assert_accessible(browser_page)
+        shoot(browser_page, f"practice-short-field-feedback-{lang}-{size}")
 
 
 def test_bad_input_shows_a_message_next_to_the_question(page, content):

@@ -25,7 +25,23 @@ CASES = [
     # Staff: the site's key, trusted issuers, revocation lists in and out.
     Case("keys", lambda w: [], frozenset({"staff"})),
     Case("revocation_list", lambda w: [], frozenset({"staff"})),
+    # Staff set the issuing body's place and logo; a logo, by its signed digest, is public.
+    Case("issuer", lambda w: [], frozenset({"staff"})),
+    Case("logo", lambda w: [_logo()], EVERYONE, methods=("GET",)),
 ]
+
+
+def _logo() -> str:
+    import io
+
+    from PIL import Image
+
+    from polotrainer.certificates import logos
+
+    out = io.BytesIO()
+    Image.new("RGB", (8, 8)).save(out, format="PNG")
+    return logos.store(out.getvalue()).digest
+
 
 #: What must never reach anyone who may not open a page of side A.
 SECRETS = ("Alice Allieva Rossi", "Exam A", "Cohort A")

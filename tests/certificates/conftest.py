@@ -14,8 +14,8 @@ from django.utils import timezone, translation
 
 from polotrainer.certificates import issuing, signing
 from polotrainer.certificates.models import Certificate, Kind
+from polotrainer.courses.exams.signals import exam_passed
 from polotrainer.courses.models import Cohort, Course
-from polotrainer.courses.signals import exam_passed
 from tests.courses.conftest import enrol, make_cohort, make_course, person
 
 
@@ -31,7 +31,6 @@ def install(settings):
     settings.CERTIFICATE_SIGNING_KEY_FILE = ""
     settings.CERTIFICATE_ISSUER_NAME = "Club A"
     settings.CERTIFICATE_VERIFY_URL = ""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     return settings
 
 
@@ -57,14 +56,25 @@ class World:
     certificate_b: Certificate
 
 
-def pass_exam(user, cohort, attempt_id, score=96.5, when: datetime | None = None, title="Final"):
+def pass_exam(
+    user,
+    cohort,
+    attempt_id,
+    score=96.5,
+    when: datetime | None = None,
+    title="Final",
+    title_it: str | None = None,
+):
+    """The courses app's signal for a passed exam titled `title` (`title_it` in Italian, by
+    default the English one marked "(it)", as make_course names a course)."""
     exam_passed.send(
         sender=None,
         attempt_id=attempt_id,
         user=user,
         course=cohort.course,
         cohort=cohort,
-        exam_title=title,
+        exam_title_it=f"{title} (it)" if title_it is None else title_it,
+        exam_title_en=title,
         score_percent=score,
         passed_at=when or timezone.now(),
     )

@@ -12,6 +12,7 @@ import pytest
 import time_machine
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -24,6 +25,7 @@ from polotrainer.certificates.models import (
 )
 from polotrainer.certificates.verification import Status, Why, verify_code, verify_token
 from tests.certificates.conftest import new_key
+from tests.umpires.test_concurrency import race
 
 pytestmark = pytest.mark.django_db
 
@@ -234,3 +236,41 @@ def test_a_long_revocation_list_is_imported_whole(install, from_a):
     call_command("certificates", "trust", "Club A", from_a["public"])
     revocations.load(text)
     assert ForeignRevocation.objects.count() == 5000
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="a PostgreSQL race (SQLite writes queue)"
+)
+def test_two_lists_of_a_new_issuer_imported_at_once_leave_the_newer_one(install):
+    """Staff importing an issuer's first lists from two tabs: whatever the order, what stands is
+    the newer list, never the older one's codes mixed in (a certificate wrongly revoked)."""
+    key = signing.parse_private(install.CERTIFICATE_SIGNING_KEY)
+    at = timezone.now().replace(microsecond=0)
+
+    def listing(when, code):
+        body = {
+            "v": revocations.VERSION,
+            "kid": signing.key_id(key.public_key()),
+            "issuer": "Club A",
+            "at": when.isoformat(),
+            "revoked": [[code, when.date().isoformat()]],
+        }
+        return signing.sign(signing.canonical(body), key)
+
+    older, newer = listing(at, "OLDER00001"), listing(at + timedelta(hours=1), "NEWER00001")
+    public = public_key_of(install)
+    move_to_install(install, "Club B")
+    call_command("certificates", "trust", "Club A", public)
+
+    def load(text):
+        try:
+            revocations.load(text)
+        except revocations.ListProblem as exc:
+            assert exc.code == "older"
+
+    for _round in range(10):
+        RevocationList.objects.all().delete()
+        ForeignRevocation.objects.all().delete()
+        race([lambda: load(older), lambda: load(newer)])
+        assert set(ForeignRevocation.objects.values_list("code", flat=True)) == {"NEWER00001"}

@@ -10,7 +10,7 @@ from django.utils import timezone
 from polotrainer.certificates import issuing
 from polotrainer.certificates.models import Certificate, CourseSetting, HolderName, Kind
 from polotrainer.certificates.verification import Status, verify_code, verify_token
-from polotrainer.courses.signals import exam_pass_withdrawn
+from polotrainer.courses.exams.signals import exam_pass_withdrawn
 from tests.certificates.conftest import new_key, pass_exam
 from tests.courses.conftest import enrol, person
 

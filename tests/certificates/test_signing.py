@@ -2,6 +2,7 @@
 malformed tokens, which are "not valid" and never an exception."""
 
 import base64
+import dataclasses
 import json
 
 import pytest
@@ -27,14 +28,15 @@ def test_a_signed_certificate_verifies_with_its_details(world):
         "outdoor",
         2026,
     )
-    assert (claims.exam, claims.score) == ("Exam A", "96.5")
+    assert (claims.exam_en, claims.exam_it, claims.score) == ("Exam A", "Exam A (it)", "96.5")
     assert (claims.issued, claims.expires) == (c.issued_on, c.expires_on)
 
 
 def test_the_payload_is_compact_versioned_and_canonical(world):
     payload = signing.b64d(world.certificate_a.payload)
     values = json.loads(payload)
-    assert values[0] == signing.PAYLOAD_VERSION and len(values) == len(signing.FIELDS)
+    layout = signing.LAYOUTS[signing.PAYLOAD_VERSION]
+    assert values[0] == signing.PAYLOAD_VERSION and len(values) == len(layout.fields)
     assert b", " not in payload and b": " not in payload
     # Same claims, other spacing: the same meaning but not the signed text, so refused.
     spaced = json.dumps(values).encode()
@@ -156,3 +158,71 @@ def test_a_last_character_that_decodes_to_the_same_bytes_is_refused(world):
 
 def _loose(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _v1_token(certificate, key) -> str:
+    """The payload as version 1 wrote it, by hand: one exam title, in the fields of the time."""
+    values = [
+        1,
+        certificate.key_id,
+        certificate.code,
+        certificate.holder_name,
+        certificate.language,
+        certificate.kind,
+        certificate.course_title_it,
+        certificate.course_title_en,
+        certificate.track,
+        certificate.year,
+        "Esame finale",
+        str(certificate.score_percent),
+        certificate.issued_on.isoformat(),
+        certificate.expires_on.isoformat(),
+        certificate.issuer_name,
+        certificate.issued_by_name,
+    ]
+    payload = json.dumps(values, ensure_ascii=False, separators=(",", ":")).encode()
+    return signing.sign(payload, key)
+
+
+def test_a_version_1_certificate_still_verifies_with_its_one_exam_title(world, install):
+    """Signed before the exam had a title per language: both languages read its one title."""
+    c = world.certificate_a
+    key = signing.parse_private(install.CERTIFICATE_SIGNING_KEY)
+    payload, signature = _v1_token(c, key).split(".")
+    type(c).objects.filter(pk=c.pk).update(payload=payload, signature=signature)
+    for verdict in (
+        verification.verify_code(c.code),
+        verification.verify_token(f"{payload}.{signature}"),
+    ):
+        assert verdict.status == Status.VALID and verdict.on_record
+        claims = verdict.claims
+        assert claims.version == 1
+        assert (claims.exam("it"), claims.exam("en")) == ("Esame finale", "Esame finale")
+        assert claims.encode() == signing.b64d(payload)  # read back as it was signed
+
+
+def test_new_certificates_carry_the_exam_title_in_both_languages(world):
+    values = json.loads(signing.b64d(world.certificate_a.payload))
+    assert values[0] == 3 == signing.PAYLOAD_VERSION
+    assert "Exam A (it)" in values and "Exam A" in values
+    claims = verification.verify_token(issuing.token(world.certificate_a)).claims
+    assert (claims.exam("it"), claims.exam("en")) == ("Exam A (it)", "Exam A")
+
+
+def test_a_version_nobody_wrote_is_not_valid(world, install):
+    key = signing.parse_private(install.CERTIFICATE_SIGNING_KEY)
+    values = json.loads(signing.b64d(world.certificate_a.payload))
+    for version in (0, 4, True, "2"):
+        token = signing.sign(
+            json.dumps([version, *values[1:]], separators=(",", ":")).encode(), key
+        )
+        verdict = verification.verify_token(token)
+        assert verdict.status == Status.INVALID and verdict.why == Why.MALFORMED, version
+
+
+def test_version_1_cannot_say_two_exam_titles(world):
+    claims = verification.verify_token(issuing.token(world.certificate_a)).claims
+    old = dataclasses.replace(claims, version=1)
+    with pytest.raises(ValueError):
+        old.encode()
+    assert dataclasses.replace(old, exam_en=claims.exam_it).encode().startswith(b"[1,")

@@ -3,15 +3,17 @@ page (issue, revoke, CSV, validity) and the public verify page."""
 
 import csv
 import io
+from datetime import datetime
 
 import pytest
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from polotrainer.certificates import issuing, views
 from polotrainer.certificates.models import Certificate, CourseSetting, HolderName
+from tests.certificates.conftest import pass_exam
 from tests.courses.conftest import enrol, person
 
 pytestmark = pytest.mark.django_db
@@ -31,12 +33,15 @@ def test_the_holder_sees_their_certificates_and_not_others(client, world):
 def test_the_printable_page_is_bilingual_holders_language_first_with_qr_and_words(client, world):
     Certificate.objects.filter(pk=world.certificate_a.pk).update(language="it")
     url = reverse("certificates:certificate", args=[world.certificate_a.pk])
-    page = login(client, world.trainee_a).get(url).content.decode()
+    response = login(client, world.trainee_a).get(url)
+    page = response.content.decode()
     assert page.index('<section class="side" lang="it"') < page.index(
         'lang="en"', page.index("sides")
     )
     assert "Course A (it)" in page and "Course A" in page
-    assert "<svg" in page and "/certificates/verify/?c=" in page
+    assert "<svg" in page and response.context["verify_url"].startswith(
+        "http://testserver/certificates/verify/?c="
+    )
     for lang in ("it", "en"):
         with translation.override(lang):
             assert views.code_in_words(world.certificate_a.code) in page
@@ -45,8 +50,13 @@ def test_the_printable_page_is_bilingual_holders_language_first_with_qr_and_word
 def test_the_qr_points_at_the_configured_verify_address(client, world, install):
     install.CERTIFICATE_VERIFY_URL = "https://verify.example.org/certificates/verify/"
     url = reverse("certificates:certificate", args=[world.certificate_a.pk])
-    page = login(client, world.trainee_a).get(url).content.decode()
-    assert "https://verify.example.org/certificates/verify/?c=" in page
+    response = login(client, world.trainee_a).get(url)
+    assert response.context["verify_url"].startswith(
+        "https://verify.example.org/certificates/verify/?c="
+    )
+    assert '<p class="url">https://verify.example.org/certificates/verify/</p>' in (
+        response.content.decode()
+    )
 
 
 def test_a_holder_without_a_name_is_asked_for_it_before_printing(client, world):
@@ -205,3 +215,58 @@ def test_an_instructor_never_overwrites_the_name_a_trainee_gave(client, world):
     assert Certificate.objects.filter(user=world.trainee_a).latest("pk").holder_name == (
         "Alice Allieva Rossi"
     )
+
+
+def _halves(page: str) -> dict[str, str]:
+    """The printed page's two halves, by language."""
+    starts = {lang: page.index(f'<section class="side" lang="{lang}"') for lang in ("it", "en")}
+    first, second = sorted(starts, key=starts.get)
+    return {first: page[starts[first] : starts[second]], second: page[starts[second] :]}
+
+
+def test_each_half_of_the_certificate_reads_as_its_language_writes(client, world):
+    """The exam's title as the instructor typed it in each language; dates spelt out, day first."""
+    when = timezone.make_aware(datetime(2026, 11, 29, 18))
+    c = pass_exam(
+        world.trainee_a,
+        world.cohort_a,
+        attempt_id=9,
+        when=when,
+        title="Final exam",
+        title_it="Esame finale",
+    )
+    url = reverse("certificates:certificate", args=[c.pk])
+    halves = _halves(login(client, world.trainee_a).get(url).content.decode())
+    assert "“Final exam”" in halves["en"] and "Esame finale" not in halves["en"]
+    assert "«Esame finale»" in halves["it"] and "Final exam" not in halves["it"]
+    assert "29 November 2026" in halves["en"] and "29 November 2028" in halves["en"]
+    assert "29 novembre 2026" in halves["it"] and "29 novembre 2028" in halves["it"]
+    assert "Nov." not in halves["en"]
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_the_verify_page_names_the_exam_in_the_visitors_language(client, world, lang):
+    c = pass_exam(
+        world.trainee_a, world.cohort_a, attempt_id=10, title="Final exam", title_it="Esame finale"
+    )
+    page = client.get(f"/{lang}/certificates/verify/", {"code": c.code}).content.decode()
+    wanted, other = (
+        ("Esame finale", "Final exam") if lang == "it" else ("Final exam", "Esame finale")
+    )
+    assert wanted in page and other not in page
+
+
+def test_the_address_under_the_qr_is_printed_whole_with_the_code_to_type(client, world, install):
+    url = reverse("certificates:certificate", args=[world.certificate_a.pk])
+    install.CERTIFICATE_VERIFY_URL = "https://trainer.circolopoloroma.example/certificates/verify/"
+    page = login(client, world.trainee_a).get(url).content.decode()
+    printed = page[page.index('<div class="check">') :]
+    assert f'<p class="code">{world.certificate_a.grouped_code}</p>' in printed
+    assert f'<p class="url">{install.CERTIFICATE_VERIFY_URL}</p>' in printed
+    assert "type the code" in printed and "…" not in printed and "?c=" not in printed
+    # Too long to type from paper: not printed at all, and the page says only to scan.
+    install.CERTIFICATE_VERIFY_URL = "https://" + "very-long-name." * 6 + "example/verify/"
+    printed = client.get(url).content.decode()
+    printed = printed[printed.index('<div class="check">') :]
+    assert 'class="url"' not in printed and "very-long-name" not in printed
+    assert "type the code" not in printed and "Scan the QR code" in printed

@@ -40,6 +40,8 @@ CASES = [
     Case("projector_events", lambda w: [w.clinic_a.pk], OWNER),
     Case("control", lambda w: [w.clinic_a.pk], OWNER, methods=("POST",), extra={"action": "show"}),
     Case("wifi", lambda w: [w.clinic_a.pk], OWNER, methods=("POST",), extra={"ssid": "Club"}),
+    # Saving a set: the clinic in the lobby has not ended, so its owner is told so (409).
+    Case("save_set", lambda w: [w.clinic_a.pk], OWNER, methods=("POST",), extra={"name": "S"}),
     Case("results_csv", lambda w: [w.clinic_a.pk], OWNER),
     Case("export", lambda w: [w.clinic_a.pk], OWNER),
     # The phone's side: whoever has the PIN may open the join page; the rest needs the pass.

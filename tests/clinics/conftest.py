@@ -13,7 +13,7 @@ from django.test import Client
 
 from polotrainer.clinics import control, room, sessions, state
 from polotrainer.clinics.models import ClinicSession, Participant
-from polotrainer.courses import roles
+from polotrainer.umpires import roles
 from scenarios import quiz
 from scenarios.models import Scenario
 from tests.conftest import PASSWORD
@@ -24,11 +24,6 @@ BOOL_NUMBER = "r21-injured-player"
 CHOICE_ORDER = "order-injured-horse"
 PLACE = "p2-from-the-spot"
 MULTI_PLAYERS = "pos-p2-from-the-spot"
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)
@@ -94,7 +89,12 @@ def answer_form(session: ClinicSession, *, right: bool = True, lang: str = "en")
     assert snap is not None and snap.current is not None
     posed = snap.pose(lang)
     assert posed is not None
-    data: dict[str, Any] = {"round": str(snap.current.pk)}
+    return round_form(posed, snap.current.pk, right=right)
+
+
+def round_form(posed: quiz.Posed, round_id: int, *, right: bool = True) -> dict[str, Any]:
+    """The POST data answering one round, posed: all right, or all wrong."""
+    data: dict[str, Any] = {"round": str(round_id)}
     for g in quiz.grade(posed, {}):
         q = g.question
         values = list(quiz.form_values(posed, q, g.right))

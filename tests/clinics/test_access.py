@@ -94,6 +94,8 @@ def test_another_instructors_clinic_is_a_404_everywhere(world):
     assert (
         client.post(reverse("clinics:control", args=[world.clinic_a.pk]), {"action": "end"})
     ).status_code == 404
+    saved = client.post(reverse("clinics:save_set", args=[world.clinic_a.pk]), {"name": "Mine"})
+    assert saved.status_code == 404
     world.clinic_a.refresh_from_db()
     assert world.clinic_a.phase == "lobby"
 

@@ -1,11 +1,15 @@
 """A clinic from the lobby to the end, through the views: join, rounds, answers, reveal, scores."""
 
+import re
+
 import pytest
 from django.test import Client
 
-from polotrainer.clinics import control, state
+from polotrainer.clinics import control, sessions, state
 from polotrainer.clinics.models import ClinicAnswer, Participant, Phase
+from polotrainer.throttle import passes
 from polotrainer.umpires.models import Attempt, Mode
+from polotrainer.web import qr
 from tests.clinics.conftest import (
     BOOL_NUMBER,
     CHOICE_ORDER,
@@ -37,8 +41,36 @@ def test_the_projector_shows_pin_join_qr_and_count(clinic, ines):
     page = client.get(f"/en/clinics/{clinic.pk}/").content.decode()
     assert clinic.pin in page
     assert '<svg role="img" aria-label="QR code of the link to join the clinic"' in page
-    assert f"http://testserver/en/play/{clinic.pin}/" in page
     assert "2 players" in text(page)
+
+
+def test_the_join_link_and_address_carry_no_language(clinic, ines):
+    """An English phone scanning an Italian projector opens the clinic in English."""
+    client = Client()
+    client.force_login(ines)
+    page = client.get(f"/it/clinics/{clinic.pk}/").content.decode()
+    link = f"/play/{clinic.pin}/?{passes.PARAMETER}={sessions.join_pass(clinic)}"
+    label = "Codice QR del link per entrare nella clinic"
+    assert str(qr.link(f"http://testserver{link}", label)) in page
+    assert "http://testserver/play/</p>" in page  # the address to type, then the PIN
+    assert "http://testserver/it/play/" not in page
+    # An English phone scanning it: English, the pass kept.
+    english = Client(headers={"accept-language": "en-GB,en;q=0.9"})
+    assert english.get(link)["Location"] == f"/en{link}"
+
+
+@pytest.mark.parametrize(
+    ("cookie", "accept", "lang"),
+    [("", "en-GB,en;q=0.9", "en"), ("", "it-IT,it;q=0.9", "it"), ("en", "it-IT", "en")],
+)
+def test_the_link_opens_in_the_phones_language(clinic, cookie, accept, lang):
+    client = Client(headers={"accept-language": accept})
+    if cookie:
+        client.cookies["django_language"] = cookie
+    response = client.get(f"/play/{clinic.pin}/")
+    assert response.status_code == 302 and response["Location"] == f"/{lang}/play/{clinic.pin}/"
+    response = client.get("/play/")
+    assert response.status_code == 302 and response["Location"] == f"/{lang}/play/"
 
 
 def test_a_round_answered_revealed_and_scored(clinic, ines):
@@ -137,6 +169,35 @@ def test_the_place_reveal_draws_every_spot_with_the_right_one_and_its_ring(bundl
     assert 'class="tolerance"' in page
 
 
+def _translate(svg: str, mark: str) -> tuple[float, float]:
+    found = re.search(rf'<g class="{mark}" transform="translate\(([-\d.]+) ([-\d.]+)\)"', svg)
+    assert found, mark
+    return float(found[1]), float(found[2])
+
+
+def test_each_phone_sees_its_own_spot_beside_the_right_one(bundled_content, ines):
+    session = make_clinic(ines, [PLACE])
+    right, wrong, late = Phone(session), Phone(session), Phone(session)
+    for n, phone in enumerate((right, wrong, late)):
+        phone.join(f"P{n}")
+    drive(session, "show")
+    right.answer(right=True)
+    wrong.answer(right=False)
+    drive(session, "reveal")
+    for phone, off in ((right, 0), (wrong, 25)):
+        page = phone.page()
+        mine = page[page.index('<div id="mine"') : page.index('<div id="stage"')]
+        assert "my-spot" in mine and mine.count('class="placed"') == 2  # the room's, too
+        (mx, my), (rx, ry) = _translate(mine, "mine-mark"), _translate(mine, "right-mark")
+        assert (abs(mx - rx), my) == (off, ry)
+        # Its own map replaces the room's below: one field, not two.
+        assert page.count('<svg class="field') == 1
+    # Who did not answer has no spot of their own: the room's spots only.
+    page = late.page()
+    assert "my-spot" not in page and "mine-mark" not in page
+    assert page.count('class="placed"') == 2
+
+
 def test_spread_of_numbers_orders_and_players(bundled_content, ines):
     session = make_clinic(ines, [BOOL_NUMBER, CHOICE_ORDER, MULTI_PLAYERS])
     phones = [Phone(session) for _ in range(3)]
@@ -153,10 +214,20 @@ def test_spread_of_numbers_orders_and_players(bundled_content, ines):
         for s in spreads:
             right = rows.filter(question=s.question.id, correct=True).count()
             assert s.answered == 3 and s.right == right and right >= 2
+            # Every question with bars has a right one, "none" included for a tick-box
+            # question whose right answer is to tick nothing (some seeds).
             if s.bars:
+                assert any(b.right for b in s.bars)
                 assert sum(b.count for b in s.bars if b.right) >= right
             if s.question.type == "order":
                 assert s.exact_order == round(100 * right / 3) and s.common_count == right
+                # The right order step by step; the most common one said only when it is
+                # not the right one (here two of three are right).
+                labels = {o.value: o.label for o in s.question.options}
+                assert len(s.right_steps) == len(labels) and set(s.right_steps) == set(
+                    labels.values()
+                )
+                assert s.common_order == ""
         if round_ < 2:
             session = drive(session, "next")
 
@@ -200,3 +271,71 @@ def test_a_timed_round_closes_itself(bundled_content, ines, time_machine):
     session.refresh_from_db()
     assert session.phase == Phase.CLOSED
     assert not ClinicAnswer.objects.exists()
+
+
+def test_the_instructors_list_says_each_clinics_rounds_and_rules_in_words(clinic, ines):
+    client = Client()
+    client.force_login(ines)
+    page = text(client.get("/it/clinics/").content.decode())
+    rules = sorted({r.scenario.rule for r in clinic.rounds.all()}, key=lambda r: r.number)
+    rounds = clinic.rounds.count()
+    listed = "; ".join(f"Regola {r.number}: {r.title_it}" for r in rules)
+    assert f"{rounds} turni · {listed}" in page
+    for slug in clinic.rounds.values_list("scenario__slug", flat=True):
+        assert slug not in page  # the source as stored names the scenarios by slug
+
+
+@pytest.mark.parametrize(("lang", "shown", "average"), [("it", "4,3", "2,5"), ("en", "4.3", "2.5")])
+def test_scores_are_written_as_the_language_writes_numbers(lang, shown, average):
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    from polotrainer.clinics.board import Standing, TeamStanding
+    from polotrainer.clinics.models import Team
+
+    leaders = [Standing(1, "Anna", None, score=4.3, rank=1), Standing(2, "Ben", None, 3.0, rank=2)]
+    teams = [TeamStanding(Team(name="Blu"), members=2, score=2.5, rank=1)]
+    with translation.override(lang):
+        html = render_to_string(
+            "clinics/leaderboard.html", {"leaders": leaders, "team_standings": teams}
+        )
+    assert f'<td class="score">{shown}</td>' in html
+    assert '<td class="score">3</td>' in html  # a whole score has no decimals
+    assert f'<td class="score">{average}</td>' in html
+
+
+@pytest.mark.parametrize("lang, none", [("en", "none"), ("it", None)])
+def test_a_tick_box_spread_has_a_right_bar_when_the_answer_is_to_tick_none(
+    bundled_content, lang, none
+):
+    """The projector draws a bar for ticking nothing, right when the engine says nobody: some
+    seeds of a "which players" question have no player to tick, and the room sees who got it."""
+    from types import SimpleNamespace
+
+    from polotrainer.clinics import board
+    from scenarios import quiz
+    from scenarios.models import Scenario
+
+    scenario = Scenario.objects.get(slug=MULTI_PLAYERS)
+    for seed in range(400):
+        posed = quiz.pose(scenario, seed, lang)
+        graded = {g.id: g for g in quiz.grade(posed, {})}
+        ticks = [q for q in posed.questions if q.type in ("multi", "players")]
+        empty = [q for q in ticks if graded[q.id].right == []]
+        if empty:
+            break
+    else:
+        pytest.skip("no seed of this scenario has nobody to tick")
+    question = empty[0]
+    answers = [
+        SimpleNamespace(question=question.id, answer=[], correct=True),
+        SimpleNamespace(question=question.id, answer=[], correct=True),
+        SimpleNamespace(question=question.id, answer=[question.options[0].value], correct=False),
+    ]
+    (shown,) = [s for s in board.spread(posed, answers) if s.question.id == question.id]
+    (right_bar,) = [b for b in shown.bars if b.right]
+    assert right_bar.count == 2 and right_bar.share == 67
+    assert right_bar.label == quiz.answer_text(posed, question, [])
+    if none:
+        assert right_bar.label == none
+    assert [b.count for b in shown.bars if not b.right] == [1] + [0] * (len(question.options) - 1)

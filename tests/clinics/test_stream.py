@@ -4,28 +4,22 @@ answering one question at once.
 """
 
 import asyncio
-import concurrent.futures
+import os
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
+from django.conf import settings
 
+from polotrainer.serving import CONTROL_THREADS
+from tests import aio
 from tests import servers as server
 from tests.clinics.conftest import BOOL_NUMBER, PLACE, Phone, content_of, drive
 
 SLUGS = [BOOL_NUMBER, PLACE]
-
-
-def run_async(coroutine: Any) -> Any:
-    """Run the async clients in a thread of their own: a browser test earlier in the session
-    (Playwright's sync API) leaves an event loop running in this thread, and asyncio.run()
-    refuses to start inside one."""
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 @dataclass
@@ -186,7 +180,7 @@ def test_the_stream_starts_with_the_whole_state_and_pushes_each_change(database,
             for listener in (stream, it_stream, projector):
                 listener.stop()
 
-    run_async(play())
+    aio.run(play())
 
 
 def test_a_reconnect_gets_the_whole_state_at_once(database, site):
@@ -209,7 +203,7 @@ def test_a_reconnect_gets_the_whole_state_at_once(database, site):
             await again.wait_for(lambda e: e.name == "mine" and "Right!" in e.data)
             again.stop()
 
-    run_async(play())
+    aio.run(play())
 
 
 def test_phones_on_one_server_and_the_projector_on_another_stay_in_step(database, site):
@@ -249,7 +243,7 @@ def test_phones_on_one_server_and_the_projector_on_another_stay_in_step(database
                 listener.stop()
 
     try:
-        run_async(play())
+        aio.run(play())
     finally:
         other.stop()
 
@@ -285,7 +279,7 @@ def test_300_phones_answering_at_once_record_exactly_300(database, site):
         again = await burst(cookies[:100])
         return [*first, *again]
 
-    statuses = run_async(play())
+    statuses = aio.run(play())
     assert statuses[:300] == [302] * 300
     assert statuses[300:] == [409] * 100
     counts = database.query(
@@ -296,6 +290,66 @@ def test_300_phones_answering_at_once_record_exactly_300(database, site):
     )
     people, rows, questions = counts
     assert people == 300 and rows == 300 * questions
+    if server.postgres():
+        # The bound on connections: the pool's threads keep theirs (CONN_MAX_AGE), the streams
+        # read through the loop's executor; 300 phones at once never meant 300 connections.
+        held = database.query(
+            "from django.db import connection\n"
+            "with connection.cursor() as c:\n"
+            "    c.execute('SELECT count(*) FROM pg_stat_activity WHERE datname ="
+            " current_database() AND pid <> pg_backend_pid()')\n"
+            "    result = c.fetchone()[0]"
+        )
+        executor = min(32, (os.cpu_count() or 1) + 4)  # asyncio's default executor
+        assert 0 < held <= settings.ASGI_CONCURRENCY + CONTROL_THREADS + executor
+
+
+def test_the_instructor_is_answered_while_the_phones_pool_is_saturated(database):
+    """The instructor never waits behind the room (polotrainer/serving.py): with one thread
+    for the phones and a crowd of phone pages queued for it, the control POST is answered
+    before the phones queued ahead of it, and every phone is still served."""
+    crowd = 150
+    clinic = server.setup(database, [BOOL_NUMBER])
+    cookie = server.participants(database, clinic["id"], 1)[0]
+    one_thread = server.Server(database, env={"ASGI_CONCURRENCY": "1"})
+
+    async def play() -> tuple[httpx.Response, int, list[int]]:
+        done: list[int] = []
+        limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
+        async with (
+            httpx.AsyncClient(
+                base_url=one_thread.base,
+                cookies={f"clinic{clinic['id']}": cookie},
+                limits=limits,
+                timeout=120,
+            ) as phones,
+            instructor_client(one_thread.base, clinic["session"]) as ines,
+        ):
+
+            async def phone() -> None:
+                response = await phones.get(f"/en/play/{clinic['pin']}/")
+                done.append(response.status_code)
+
+            crowd_tasks = [asyncio.create_task(phone()) for _ in range(crowd)]
+            while not done:  # the pool is at work, the rest of the crowd queued for it
+                await asyncio.sleep(0.01)
+            control = await ines.post(
+                f"/en/clinics/{clinic['id']}/control/",
+                data={"action": "show"},
+                headers={"HX-Request": "true"},
+            )
+            answered_after = len(done)
+            await asyncio.gather(*crowd_tasks)
+            return control, answered_after, done
+
+    try:
+        control, answered_after, statuses = aio.run(play())
+    finally:
+        one_thread.stop()
+    assert control.status_code == 200 and 'data-action="close"' in control.text  # shown
+    # Without the lane it would come after the whole crowd (one queue, first come first served).
+    assert answered_after < crowd // 2, answered_after
+    assert statuses == [200] * crowd
 
 
 @pytest.mark.django_db
@@ -309,3 +363,100 @@ def test_without_asgi_the_stream_sends_the_state_once_and_ends(clinic):
     body = content_of(response).decode()
     assert body.startswith("retry: 2000")
     assert "event: state" in body and 'id="quiz"' in body and "event: mine" in body
+
+
+async def leave_mid_request(port: int, request: bytes, after: float) -> None:
+    """A client that sends its request and goes away `after` seconds later, whatever it got."""
+    _, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(request)
+    await writer.drain()
+    await asyncio.sleep(after)
+    writer.transport.abort()  # a phone losing the Wi-Fi: no goodbye
+
+
+def test_clients_that_leave_mid_request_leave_no_error_in_the_log(database, site):
+    """Phones whose streams, answers and pages are cut at every moment, many at once: the
+    server logs no error (uvicorn logged `CurrentThreadExecutor already quit or is broken`
+    for them, issue 23), and still serves everyone else."""
+    clinic = server.setup(database, [BOOL_NUMBER])
+    cookie = server.participants(database, clinic["id"], 1)[0]
+    phone = f"Cookie: csrftoken={server.CSRF}; clinic{clinic['id']}={cookie}\r\n"
+    body = "round=1&answer=true"
+    requests = [
+        f"GET /en/play/{clinic['pin']}/events/ HTTP/1.1\r\nAccept: text/event-stream\r\n{phone}",
+        "GET /en/play/000000/events/ HTTP/1.1\r\n",
+        f"GET /en/play/{clinic['pin']}/ HTTP/1.1\r\n{phone}",
+        "GET /healthz HTTP/1.1\r\n",
+        f"POST /en/play/{clinic['pin']}/answer/ HTTP/1.1\r\n{phone}X-CSRFToken: {server.CSRF}\r\n"
+        f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\n",
+    ]
+    raw = [(r + "Host: 127.0.0.1\r\n\r\n").encode() for r in requests]
+    raw[-1] += body.encode()
+    before = len(site.log())
+
+    async def crowd() -> None:
+        for wave in range(6):
+            await asyncio.gather(
+                *(
+                    leave_mid_request(site.port, raw[n % len(raw)], (n % 25) / 1000)
+                    for n in range(wave * 50, wave * 50 + 50)
+                )
+            )
+
+    aio.run(crowd())
+    with httpx.Client(base_url=site.base) as client:
+        assert client.get("/healthz").status_code == 200
+    written = site.log()[before:]
+    assert "Traceback" not in written and "ERROR" not in written, written[-3000:]
+
+
+@pytest.mark.skipif(not server.postgres(), reason="LISTEN/NOTIFY is PostgreSQL's")
+def test_on_postgresql_every_change_reaches_the_room_without_polling(database):
+    """With the watchers' polling and their safety reads an hour apart, only the database's
+    notifications (clinics/live.py) can bring the changes: each control, and the count of an
+    answer, reaches the phone and the projector."""
+    clinic = server.setup(database, [BOOL_NUMBER])
+    hour = str(3600 * 1000)
+    listening = server.Server(
+        database, env={"CLINIC_POLL_MS": hour, "CLINIC_LISTEN_CHECK_MS": hour}
+    )
+
+    async def play() -> None:
+        async with (
+            phone_client(listening.base) as phone,
+            instructor_client(listening.base, clinic["session"]) as ines,
+        ):
+            await join(phone, clinic["pin"], "Anna")
+            stream = Listener(phone, f"/en/play/{clinic['pin']}/events/")
+            projector = Listener(ines, f"/en/clinics/{clinic['id']}/events/")
+            await stream.start()
+            await projector.start()
+            first = await stream.wait_for(lambda e: e.name == "state")
+            await projector.wait_for(lambda e: e.name == "state")
+
+            await act(ines, clinic["id"], "show")
+            shown = await stream.wait_for(
+                lambda e: e.name == "state" and 'id="quiz"' in e.data, timeout=20
+            )
+            assert int(shown.id) == int(first.id) + 1
+            form = server.form(database, clinic["id"])
+            answered = await phone.post(f"/en/play/{clinic['pin']}/answer/", data=form)
+            assert answered.status_code == 302
+            await projector.wait_for(
+                lambda e: e.name == "count" and "1 answered" in e.data, timeout=20
+            )
+            await act(ines, clinic["id"], "reveal")
+            await stream.wait_for(
+                lambda e: e.name == "state" and "The right answer:" in e.data, timeout=20
+            )
+            await act(ines, clinic["id"], "end")
+            await stream.wait_for(lambda e: e.name == "ended", timeout=20)
+            stream.stop()
+            projector.stop()
+
+    try:
+        aio.run(play())
+        log = listening.log()
+    finally:
+        listening.stop()
+    assert "Traceback" not in log and "listening connection failed" not in log, log

@@ -13,26 +13,15 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from polotrainer.courses import assignments, codes, roles
-from polotrainer.courses.models import (
-    Assignment,
-    Cohort,
-    Course,
-    Exam,
-    Membership,
-    Observation,
-    Review,
-)
+from polotrainer.courses import assignments, codes
+from polotrainer.courses.exams.models import Exam, Review
+from polotrainer.courses.models import Assignment, Cohort, Course, Membership, Observation
+from polotrainer.umpires import roles
 from polotrainer.umpires.models import Profile
 from scenarios.models import Rule, Section
 from tests.conftest import PASSWORD
 from tests.scenarios.conftest import ALL, SECTIONS, make_scenario
 from tests.umpires.factories import small_rulebook
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def person(username: str, *, staff: bool = False, instructor: bool = False, name: str = "") -> User:

@@ -9,20 +9,17 @@ import pytest
 from django.urls import get_resolver, reverse
 from django.utils import timezone, translation
 
-from polotrainer.courses import exams
+from polotrainer.courses.exams import attempts
+from polotrainer.courses.exams.models import Accommodation, Exam, ExamAttempt, ExamSlot
 from polotrainer.courses.models import (
-    Accommodation,
     Assignment,
     AssignmentScenario,
     Cohort,
     Course,
-    Exam,
-    ExamAttempt,
-    ExamSlot,
-    InstructorRole,
     Membership,
     Observation,
 )
+from polotrainer.umpires.models import InstructorRole
 from tests.courses.access import CASES, ROLES, SECRETS
 from tests.courses.conftest import exam_scenarios, make_exam
 
@@ -56,8 +53,8 @@ def exam_world(world):
     )
     world.exam_b = make_exam(world.cohort_b, pool, title_en="Exam B", title_it="Esame B")
     now = timezone.now()
-    world.attempt_a = exams.start(world.exam_a, world.trainee_a, now)
-    world.attempt_b = exams.start(world.exam_b, world.trainee_b, now)
+    world.attempt_a = attempts.start(world.exam_a, world.trainee_a, now)
+    world.attempt_b = attempts.start(world.exam_b, world.trainee_b, now)
     return world
 
 

@@ -26,6 +26,20 @@ def _form(**extra):
     return data
 
 
+def test_a_title_names_sections_as_the_rulebook_numbers_them():
+    from scenarios.models import Section
+    from scenarios.scope import titles
+
+    parts = [
+        Section(ref="3.a", rule_id=3, position=1, title_it="Tra i periodi", title_en="Between"),
+        Section(ref="3.summary", rule_id=3, position=9, title_it="In sintesi", title_en="Summary"),
+    ]
+    assert titles("sections", None, parts, 0) == {
+        "it": "Sezioni 3.a, 3 In sintesi",
+        "en": "Sections 3.a, 3 Summary",
+    }
+
+
 def test_an_instructor_sets_practice_on_sections(client, world):
     client.force_login(world.instructor_a)
     section = world.rulebook["3a-one"].section
@@ -195,7 +209,7 @@ def test_next_on_a_done_assignment_goes_back_to_it(client, world):
     url = f"/en/courses/assignment/{world.assignment_a.pk}/next/"
     response = client.get(url, follow=True)
     assert response.redirect_chain[-1][0] == f"/en/courses/assignment/{world.assignment_a.pk}/"
-    assert "Assignment done: 3 answers, 3 right." in response.content.decode()
+    assert "Assignment done: 3 of 3 answers right." in response.content.decode()
 
 
 def test_what_is_due_is_on_the_home_page_and_in_my_courses(client, world):
@@ -205,11 +219,11 @@ def test_what_is_due_is_on_the_home_page_and_in_my_courses(client, world):
     assert f'href="/en/courses/assignment/{world.assignment_a.pk}/"' in home
     assert "0 of 3 answered" in home
     mine = client.get("/en/courses/").content.decode()
-    assert "0 answered of 3 set, 0 right" in mine
+    assert "0 answered, target 3 · 0 right" in mine
     for _ in range(3):
         answer(world.trainee_a, world.rulebook["3a-two"])
     assert "Due in your courses" not in client.get("/en/").content.decode()
-    assert "3 answered of 3 set, 3 right" in client.get("/en/courses/").content.decode()
+    assert "3 answered, target 3 · 3 right" in client.get("/en/courses/").content.decode()
 
 
 def test_instructors_change_the_due_date_or_withdraw_an_assignment(client, world):

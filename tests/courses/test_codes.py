@@ -6,6 +6,7 @@ import pytest
 
 from polotrainer.courses import codes
 from polotrainer.courses.models import Cohort
+from polotrainer.web import qr
 from tests.courses.conftest import make_cohort, make_course, person
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +46,7 @@ def test_a_code_space_that_never_frees_up_gives_up_cleanly(monkeypatch):
 
 
 def test_qr_code_is_inline_svg_without_style_attributes():
-    svg = str(codes.qr_svg("https://example.org/courses/join/ABC346/", 'a "label"'))
+    svg = str(qr.link("https://example.org/courses/join/ABC346/", 'a "label"'))
     assert svg.startswith("<svg ")
     assert 'role="img"' in svg and 'aria-label="a &quot;label&quot;"' in svg
     assert "style" not in svg and "<script" not in svg

@@ -9,10 +9,10 @@ import pytest
 import time_machine
 from django.core.management import call_command
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
-from polotrainer.courses import exams, signals
-from polotrainer.courses.models import ExamAttempt, ExamSlot, Finish, Review
+from polotrainer.courses.exams import attempts, signals
+from polotrainer.courses.exams.models import Accommodation, ExamAttempt, ExamSlot, Finish, Review
 from polotrainer.umpires.models import Attempt, Mode, ScenarioProgress
 from scenarios import quiz
 from scenarios.variants import MAX_SEED
@@ -33,7 +33,7 @@ def exam(world, pool):
 
 def right_form(slot: ExamSlot) -> dict[str, list[str]]:
     """The form values that answer every question of the slot rightly (from the frozen ruling)."""
-    posed = exams.posed(slot, "en")
+    posed = attempts.posed(slot, "en")
     out: dict[str, list[str]] = {}
     for q in posed.questions:
         values = quiz.form_values(posed, q, q.source.right_answer(posed.variant.ruling))
@@ -93,7 +93,7 @@ def test_a_trainee_takes_the_exam_and_passes(
     assert sent["attempt_id"] == attempt.pk and sent["user"] == world.trainee_a
     assert sent["course"] == world.course_a and sent["cohort"] == world.cohort_a
     assert sent["score_percent"] == 100.0 and sent["passed_at"] == attempt.finished_at
-    assert sent["exam_title"] in ("Final exam", "Esame finale")
+    assert (sent["exam_title_it"], sent["exam_title_en"]) == ("Esame finale", "Final exam")
     # In the history, mode exam, pointing at the attempt; not in the review schedule.
     recorded = Attempt.objects.filter(user=world.trainee_a, mode=Mode.EXAM)
     assert recorded.count() == attempt.total
@@ -155,7 +155,7 @@ def test_at_the_deadline_the_attempt_is_submitted_with_the_deadline_as_finish(wo
     attempt.refresh_from_db()
     assert attempt.finished_at == T0 + timedelta(minutes=30)
     assert attempt.finished_by == Finish.DEADLINE
-    assert attempt.right == len(exams.posed(first, "en").questions)
+    assert attempt.right == len(attempts.posed(first, "en").questions)
 
 
 def test_the_cron_command_submits_attempts_nobody_reads(world, exam, as_user):
@@ -176,12 +176,33 @@ def test_the_cron_command_submits_attempts_nobody_reads(world, exam, as_user):
 
 
 def test_extra_time_lengthens_one_trainees_deadline(world, exam, as_user):
-    from polotrainer.courses.models import Accommodation
+    from polotrainer.courses.exams.models import Accommodation
 
     Accommodation.objects.create(exam=exam, user=world.trainee_a, extra_minutes=15)
     with time_machine.travel(timezone.now(), tick=False):
         attempt = start(as_user(world.trainee_a), exam)
         assert attempt.deadline - attempt.started_at == timedelta(minutes=45)
+
+
+def test_time_given_as_the_old_deadline_passes_is_not_taken_back(world, exam, as_user):
+    """The page read the attempt just before the instructor gave 15 more minutes: when it
+    finds the old deadline passed, the deadline read under the attempt's lock decides."""
+    exam.opens_at, exam.closes_at = T0 - timedelta(hours=1), T0 + timedelta(hours=5)
+    exam.save()
+    with time_machine.travel(T0, tick=False):
+        attempt = start(as_user(world.trainee_a), exam)
+    read_before = ExamAttempt.objects.get(pk=attempt.pk)
+    Accommodation.objects.create(exam=exam, user=world.trainee_a, extra_minutes=15)
+    attempts.reschedule(exam)
+    attempts.finish_if_due(read_before, T0 + timedelta(minutes=31))
+    assert read_before.finished_at is None
+    assert read_before.deadline == T0 + timedelta(minutes=45)
+    attempt.refresh_from_db()
+    assert attempt.finished_at is None
+    first = slots(attempt)[0]
+    attempts.save(read_before, first, right_form(first), T0 + timedelta(minutes=32))
+    first.refresh_from_db()
+    assert first.given
 
 
 def test_an_answer_after_the_deadline_is_refused_with_the_time_it_closed(world, exam, as_user):
@@ -224,7 +245,7 @@ def test_two_tabs_the_last_answer_to_each_question_stands(world, exam, as_user):
     attempt = start(client, exam)
     spot = next(s for s in slots(attempt) if s.scenario.slug == "t-safety-spot")
     other = next(s for s in slots(attempt) if s.pk != spot.pk)
-    posed = exams.posed(spot, "en")
+    posed = attempts.posed(spot, "en")
     bool_q = next(q for q in posed.questions if q.type == quiz.QuestionType.BOOL)
     first, last = (o.value for o in bool_q.options[:2])
     save(client, attempt, spot, {bool_q.name: [first]})  # tab one
@@ -234,14 +255,14 @@ def test_two_tabs_the_last_answer_to_each_question_stands(world, exam, as_user):
     other.refresh_from_db()
     assert spot.values[bool_q.name] == [last]
     assert spot.given[bool_q.id] == bool_q.source.parse([last])
-    assert other.given and len(other.given) == len(exams.posed(other, "en").questions)
+    assert other.given and len(other.given) == len(attempts.posed(other, "en").questions)
 
 
 def test_two_tabs_answering_two_questions_of_one_situation_keep_both(world, exam, as_user):
     client = as_user(world.trainee_a)
     attempt = start(client, exam)
     spot = next(s for s in slots(attempt) if s.scenario.slug == "t-safety-spot")
-    posed = exams.posed(spot, "en")
+    posed = attempts.posed(spot, "en")
     place = next(q for q in posed.questions if q.type == quiz.QuestionType.PLACE)
     yes_no = next(q for q in posed.questions if q.type == quiz.QuestionType.BOOL)
     form = right_form(spot)
@@ -268,7 +289,9 @@ def test_an_incomplete_answer_is_kept_in_the_form_but_not_saved_as_an_answer(wor
     client = as_user(world.trainee_a)
     attempt = start(client, exam)
     spot = next(s for s in slots(attempt) if s.scenario.slug == "t-safety-spot")
-    place = next(q for q in exams.posed(spot, "en").questions if q.type == quiz.QuestionType.PLACE)
+    place = next(
+        q for q in attempts.posed(spot, "en").questions if q.type == quiz.QuestionType.PLACE
+    )
     response = save(client, attempt, spot, {f"{place.name}-along": ["40"]})
     assert response.status_code == 400
     spot.refresh_from_db()
@@ -289,7 +312,28 @@ def test_the_attempt_page_shows_no_seed_scenario_or_ruling(world, exam, as_user)
     assert "right answer" not in page.lower()
 
 
-def test_practice_refuses_an_exam_seed(world, exam, as_user, client):
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_place_question_has_the_field_tools_of_practice_under_its_own_uid(
+    world, exam, as_user, lang
+):
+    client = as_user(world.trainee_a)
+    attempt = start(client, exam)
+    spot = next(s for s in slots(attempt) if s.scenario.slug == "t-safety-spot")
+    others = [s for s in slots(attempt) if not attempts.posed(s, "en").has_place]
+    with translation.override(lang):
+        page = client.get(reverse("courses:exam_attempt", args=[attempt.pk])).content.decode()
+        nudge = translation.gettext("Move the ball by one yard")
+    uid = f"field-{spot.position}"
+    assert f'<p id="{uid}-status" class="visually-hidden" aria-live="polite"></p>' in page
+    assert f'<div class="field-tools" data-field-tools="{uid}" hidden>' in page
+    assert page.count("data-field-tools=") == len(slots(attempt)) - len(others)
+    assert page.count(f'aria-label="{nudge}"') == page.count("data-field-tools=")
+    assert 'data-field-tools="field"' not in page
+
+
+def test_practice_refuses_an_exam_seed(world, pool, as_user, client):
+    # Open book, so that practice answers the trainee at all (closed book: test_exam_closed_book).
+    exam = make_exam(world.cohort_a, pool, closed_book=False)
     attempt = start(as_user(world.trainee_a), exam)
     slot = slots(attempt)[0]
     assert slot.seed > MAX_SEED
@@ -375,7 +419,14 @@ def test_it_refuses_an_attempt_beyond_the_limit_and_inside_the_cooldown(world, p
         assert response.status_code == 409
         refusal = response.context["standing"].refusal
         assert refusal.code == "cooldown" and refusal.when == T0 + timedelta(hours=24)
-        assert "2026-12-02" in response.content.decode()
+        # A moment inside a sentence, as each language writes it: no ISO date.
+        with translation.override("it"):
+            italian = client.post(reverse("courses:exam_start", args=[exam.pk]))
+        assert "2 dicembre 2026, 11:00 CET" in italian.content.decode()
+        assert "2026-12-02" not in italian.content.decode()
+        with translation.override("en"):
+            english = client.post(reverse("courses:exam_start", args=[exam.pk]))
+        assert "2 December 2026, 11:00 CET" in english.content.decode()
         clock.move_to(T0 + timedelta(hours=25))
         second = start(client, exam)
         client.post(reverse("courses:exam_submit", args=[second.pk]))
@@ -442,6 +493,33 @@ def test_the_exam_page_and_a_save_stay_within_their_query_budgets(
         assert save(client, attempt, slot, right_form(slot)).status_code == 200
 
 
+@pytest.mark.parametrize("htmx", [True, False])
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_save_poses_its_frozen_slot_once(world, exam, as_user, monkeypatch, htmx, lang):
+    """A frozen variant is never cached: the save and the fragment share the request's one
+    pose, in the page's language, and the answers read from it are stored all the same."""
+    client = as_user(world.trainee_a)
+    attempt = start(client, exam)
+    slot = slots(attempt)[1]
+    form = right_form(slot)
+    posed = []
+    pose = quiz.pose
+
+    def counted(*args, **kwargs):
+        posed.append(kwargs.get("frozen") is not None)
+        return pose(*args, **kwargs)
+
+    monkeypatch.setattr(quiz, "pose", counted)
+    headers = {"HX-Request": "true", "HX-Target": f"saved-{slot.position}"} if htmx else {}
+    with translation.override(lang):
+        url = reverse("courses:exam_save", args=[attempt.pk, slot.position])
+    response = client.post(url, form, headers=headers)
+    assert response.status_code == (200 if htmx else 302)
+    assert posed == [True]
+    slot.refresh_from_db()
+    assert set(slot.given) == {q.id for q in attempts.posed(slot, "en").questions}
+
+
 # --- results ---
 
 
@@ -463,12 +541,15 @@ def test_the_result_shows_only_what_the_policy_allows(world, pool, as_user):
         text = page.content.decode()
         assert f"{attempt.reference}-Q1" in text
         assert all(s["checked"] is None for s in page.context["shown"])
-        assert str(slots(attempt)[0].seed) not in text  # the seed only once closed
         clock.move_to(T0 + timedelta(hours=3))
         page = client.get(reverse("courses:exam_result", args=[attempt.pk]))
     assert page.context["level"] == Review.ANSWERS
     assert all(s["checked"] is not None for s in page.context["shown"])
-    assert str(slots(attempt)[0].seed) in page.content.decode()
+    # Words, not codes: the situation's title and its reference, never its slug or seed.
+    first = slots(attempt)[0]
+    text = page.content.decode()
+    assert page.context["shown"][0]["posed"].title in text
+    assert str(first.seed) not in text and first.scenario.slug not in text
 
 
 def test_tick_boxes_sent_with_none_ticked_answer_none_of_these(world, exam, as_user):
@@ -477,7 +558,7 @@ def test_tick_boxes_sent_with_none_ticked_answer_none_of_these(world, exam, as_u
     found = [
         (slot, q)
         for slot in slots(attempt)
-        for q in exams.posed(slot, "en").questions
+        for q in attempts.posed(slot, "en").questions
         if q.type in (quiz.QuestionType.MULTI, quiz.QuestionType.PLAYERS)
     ]
     if not found:
@@ -487,6 +568,6 @@ def test_tick_boxes_sent_with_none_ticked_answer_none_of_these(world, exam, as_u
     slot.refresh_from_db()
     assert slot.given[q.id] == []  # answered: none of these
     # Sent with the whole slot's form instead, an untouched tick-box question stays unanswered.
-    exams.save(attempt, slot, {}, timezone.now())
+    attempts.save(attempt, slot, {}, timezone.now())
     slot.refresh_from_db()
     assert q.id not in slot.given

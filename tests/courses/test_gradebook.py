@@ -219,3 +219,13 @@ def test_the_build_sorts_by_last_activity_longest_ago_first(world):
     answer(carol, world.rulebook["3b"])
     book = gradebook.build(world.cohort_a, "last")
     assert [r.membership.user.username for r in book.rows] == ["alice", "carol"]
+
+
+def test_a_section_heading_is_the_rulebooks_number_never_a_ref_name():
+    """3.summary is part of Rule 3 the rulebook does not number: "3 Summary", not the ref."""
+    summary = gradebook.Column("s-3.summary", "3.summary", "Summary", is_rule=False)
+    applying = gradebook.Column("s-37.7.applying", "37.7.applying", "Applying", is_rule=False)
+    between = gradebook.Column("s-3.a", "3.a", "Between periods", is_rule=False)
+    assert (summary.heading, summary.citation) == ("3 Summary", "3")
+    assert applying.heading == "37.7 Applying"
+    assert (between.heading, between.citation) == ("3.a", "3.a")

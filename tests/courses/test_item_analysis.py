@@ -3,8 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from polotrainer.courses import itemanalysis
-from polotrainer.courses.itemanalysis import Mark
+from polotrainer.courses.exams import itemanalysis
+from polotrainer.courses.exams.itemanalysis import Mark
 
 # Four attempts at three questions (A, B, C) of scenario 1, marks as below; totals 3, 2, 1, 1.
 #   A: x = 1 1 1 0, rest Y = 2 1 0 1 -> Cov 0: index 0, efficiency 0, facility 75%
@@ -26,6 +26,7 @@ def attempts():
                     mark,
                     given=None if mark else {"wrong": q},
                     values={"side": "left" if n % 2 else "right"},
+                    seed=100 + n,
                 )
                 for q, mark in zip("ABC", row, strict=True)
             ]
@@ -58,6 +59,11 @@ def test_it_names_the_common_wrong_answer_and_the_parameter_that_goes_with_wrong
     (scenario,) = itemanalysis.analyse(attempts()).scenarios
     assert scenario.answers == 12 and scenario.wrong == 5
     assert scenario.common_wrong_question in {"A", "B", "C"}
+    # The seed of a variant it was given to: a spot reads on that variant's own field.
+    wrong = [
+        n for n, row in enumerate(MARKS) if not row["ABC".index(scenario.common_wrong_question)]
+    ]
+    assert scenario.common_wrong_seed in {100 + n for n in wrong}
     # The second and fourth attempts are "left": 1 + 2 wrong of their 6 questions.
     left = next(p for p in scenario.params if p.value == "left")
     assert (left.wrong, left.total) == (3, 6)
@@ -85,3 +91,38 @@ def test_the_page_and_csv_over_a_real_exam(world, as_user):
     response = teacher.get(reverse("courses:exam_items_csv", args=[exam.pk]))
     lines = b"".join(response.streaming_content).decode().splitlines()
     assert len(lines) == 1 + attempt.total
+
+
+def test_the_page_names_situations_questions_and_answers_in_the_readers_words(world, as_user):
+    """No slug, question id or stored answer value on the page: the CSV keeps those for tools."""
+    from django.utils import translation
+
+    from polotrainer.courses.exams import attempts
+    from scenarios import quiz
+    from tests.courses.conftest import exam_scenarios, make_exam
+    from tests.courses.test_exam_flow import right_form, save, slots, start
+
+    exam = make_exam(world.cohort_a, exam_scenarios())
+    client = as_user(world.trainee_a)
+    attempt = start(client, exam)
+    wrong = None
+    for slot in slots(attempt):
+        form = right_form(slot)
+        posed = attempts.posed(slot, "it")
+        choice = next((q for q in posed.questions if q.type == quiz.QuestionType.CHOICE), None)
+        if choice is not None and wrong is None:
+            given = next(o for o in choice.options if [o.value] != form[choice.name])
+            form[choice.name] = [given.value]
+            wrong = (slot.scenario, posed.title, choice, given)
+        save(client, attempt, slot, form)
+    client.post(reverse("courses:exam_submit", args=[attempt.pk]))
+    assert wrong is not None
+    scenario, title, question, given = wrong
+    with translation.override("it"):
+        url = reverse("courses:exam_items", args=[exam.pk])
+    text = as_user(world.instructor_a).get(url).content.decode()
+    assert title in text and question.prompt in text
+    assert f"«{question.prompt}»: {given.label} (1\u00d7)" in text
+    assert "1 sbagliata su 1" in text
+    assert scenario.slug not in text and f">{question.id}<" not in text
+    assert given.value not in text

@@ -1,11 +1,16 @@
 """Joining a cohort by code or link (signing up on the way), leaving it, being removed."""
 
 from datetime import timedelta
+from urllib.parse import quote, urlsplit
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
+from polotrainer.courses import codes
+from polotrainer.courses.codes import join_pass
 from polotrainer.courses.models import Membership
+from polotrainer.throttle.models import Hit
 from tests.conftest import PASSWORD
 from tests.courses.conftest import enrol, make_cohort, make_course, person
 
@@ -21,7 +26,7 @@ def test_a_code_typed_in_small_letters_leads_to_the_join_page(client, cohort):
     client.force_login(person("alice"))
     response = client.post("/en/courses/join/", {"code": f" {cohort.join_code.lower()} "})
     assert response.status_code == 302
-    assert response["Location"] == f"/en/courses/join/{cohort.join_code}/"
+    assert response["Location"] == f"/en/courses/join/{cohort.join_code}/?k={join_pass(cohort)}"
     assert not Membership.objects.exists()  # not yet: the join page tells what is seen first
 
 
@@ -50,9 +55,10 @@ def test_the_link_without_a_language_opens_in_the_visitors_language(client, coho
 
 
 def test_a_visitor_signs_up_on_the_way_and_comes_back_to_join(client, cohort):
-    url = f"/en/courses/join/{cohort.join_code}/"
+    # Back to the join page with its pass: not refused should the address reach the limit.
+    url = f"/en/courses/join/{cohort.join_code}/?k={join_pass(cohort)}"
     html = client.get(url).content.decode()
-    signup = f"/en/account/signup/?next={url}"
+    signup = f"/en/account/signup/?next={quote(url)}"
     assert f'href="{signup}"' in html
     assert client.post(url)["Location"].startswith("/en/account/login/")
     form = client.get(signup).content.decode()
@@ -136,7 +142,7 @@ def test_a_good_code_answers_htmx_with_a_redirect(client, cohort):
         headers={"HX-Request": "true", "HX-Target": "join-form"},
     )
     assert response.status_code == 204
-    assert response["HX-Redirect"] == f"/en/courses/join/{cohort.join_code}/"
+    assert response["HX-Redirect"] == f"/en/courses/join/{cohort.join_code}/?k={join_pass(cohort)}"
 
 
 def test_an_italian_trainee_reads_the_refusal_in_italian(client, cohort):
@@ -273,3 +279,115 @@ def test_a_refused_guess_answers_htmx_with_the_form_saying_why(client, cohort, s
     assert response.status_code == 429
     html = response.content.decode()
     assert html.lstrip().startswith('<form id="join-form"') and "Too many wrong codes" in html
+
+
+# --- the limit never stops the room behind the guesser's address ---------------------------------
+
+ROOM = "203.0.113.5"
+STRONG = "a-long-unusual-passphrase-91"
+
+
+def shared_link(cohort):
+    """The join link as the instructor's cohort page gives it to share (and its QR code)."""
+    ines = Client()
+    ines.force_login(cohort.course.instructors.get())
+    link = ines.get(f"/en/courses/cohort/{cohort.pk}/").context["join_link"]
+    return urlsplit(link)._replace(scheme="", netloc="").geturl()
+
+
+def guess_wrong_codes(count):
+    guesser = Client(REMOTE_ADDR=ROOM)
+    for n in range(count):
+        guesser.post("/en/courses/join/", {"code": "AAAAA" + "ABCDEFGHJK"[n % 10]})
+
+
+def test_a_room_past_the_guess_limit_still_joins_with_the_shared_link(cohort, settings):
+    settings.JOIN_GUESS_LIMIT = 3
+    guess_wrong_codes(5)
+    for n in range(3):
+        trainee = Client(REMOTE_ADDR=ROOM)
+        trainee.force_login(person(f"trainee{n}"))
+        page = trainee.get("/en" + shared_link(cohort))
+        assert page.status_code == 200, n
+        assert "What your instructors will see" in page.content.decode()
+        joined = trainee.post("/en" + shared_link(cohort))
+        assert joined.status_code == 302 and joined["Location"] == "/en/courses/"
+    assert Membership.objects.count() == 3
+    assert Hit.objects.filter(bucket="join-code-guess").count() == 3
+
+
+def test_a_visitor_paused_room_signs_up_through_the_shared_link_and_joins(cohort, settings):
+    settings.JOIN_GUESS_LIMIT = 1
+    guess_wrong_codes(1)
+    visitor = Client(REMOTE_ADDR=ROOM)
+    link = "/en" + shared_link(cohort)
+    html = visitor.get(link).content.decode()
+    signup = f"/en/account/signup/?next={quote(link)}"
+    assert f'href="{signup}"' in html
+    visitor.post(
+        signup,
+        {
+            "username": "newbie",
+            "email": "newbie@example.org",
+            "password1": STRONG,
+            "password2": STRONG,
+            "next": link,
+        },
+    )
+    assert visitor.post(link).status_code == 302
+    assert Membership.objects.filter(user__username="newbie").exists()
+
+
+def test_over_the_limit_a_typed_code_is_refused_alike_right_or_wrong(client, cohort, settings):
+    settings.JOIN_GUESS_LIMIT = 2
+    guess_wrong_codes(2)
+    newcomer = Client(REMOTE_ADDR=ROOM)
+    newcomer.force_login(person("alice"))
+    right = newcomer.post("/it/courses/join/", {"code": cohort.join_code})
+    wrong = newcomer.post("/it/courses/join/", {"code": "BBBBBB"})
+    assert right.status_code == wrong.status_code == 429
+    assert right.content.decode().replace(str(right.context["csrf_token"]), "") == (
+        wrong.content.decode().replace(str(wrong.context["csrf_token"]), "")
+    )
+    assert "Troppi codici sbagliati" in right.content.decode()
+    english = newcomer.get(f"/en/courses/join/{cohort.join_code}/")
+    assert english.status_code == 429
+    assert "scan the QR code your instructor shared" in english.content.decode()
+    assert not Membership.objects.exists()
+
+
+def test_a_code_typed_in_time_joins_after_the_room_is_paused(cohort, settings):
+    settings.JOIN_GUESS_LIMIT = 2
+    alice = Client(REMOTE_ADDR=ROOM)
+    alice.force_login(person("alice"))
+    typed = alice.post("/en/courses/join/", {"code": cohort.join_code})
+    assert typed.status_code == 302
+    guess_wrong_codes(2)
+    page = alice.get(typed["Location"]).content.decode()
+    assert f'action="{typed["Location"]}"' in page
+    assert alice.post(typed["Location"]).status_code == 302
+    assert Membership.objects.filter(user__username="alice").exists()
+
+
+def test_members_and_instructors_reopen_the_link_whatever_the_count(cohort, settings):
+    settings.JOIN_GUESS_LIMIT = 1
+    alice = person("alice")
+    enrol(cohort, alice)
+    guess_wrong_codes(1)
+    member = Client(REMOTE_ADDR=ROOM)
+    member.force_login(alice)
+    page = member.get(f"/en/courses/join/{cohort.join_code}/")
+    assert page.status_code == 200 and "You are already in this cohort." in page.content.decode()
+    teacher = Client(REMOTE_ADDR=ROOM)
+    teacher.force_login(cohort.course.instructors.get())
+    assert teacher.get(f"/en/courses/join/{cohort.join_code}/").status_code == 200
+
+
+def test_a_new_code_voids_the_old_links_pass(cohort, settings):
+    settings.JOIN_GUESS_LIMIT = 1
+    old = shared_link(cohort)
+    codes.give_new_code(cohort)
+    guess_wrong_codes(1)
+    stale = Client(REMOTE_ADDR=ROOM).get("/en" + old)
+    assert stale.status_code == 429
+    assert Client(REMOTE_ADDR=ROOM).get("/en" + shared_link(cohort)).status_code == 200

@@ -3,8 +3,8 @@
 import pytest
 from django.core.management import CommandError, call_command
 
-from polotrainer.courses.models import InstructorRole
-from polotrainer.courses.roles import is_instructor
+from polotrainer.umpires.models import InstructorRole
+from polotrainer.umpires.roles import is_instructor
 from tests.courses.conftest import person
 
 pytestmark = pytest.mark.django_db

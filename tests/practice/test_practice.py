@@ -11,7 +11,9 @@ from django.urls import reverse
 
 from polotrainer.practice import tokens
 from polotrainer.umpires.models import Attempt
+from scenarios.diagram import field_of
 from scenarios.questions import build_questions
+from scenarios.spots import FieldSpot
 from scenarios.variants import MAX_SEED, make_variant
 from tests.scenarios.conftest import SPOT, make_scenario
 
@@ -34,9 +36,8 @@ def right_form(scenario, seed) -> dict:
     for q in build_questions(scenario.kind, scenario.data, variant.facts):
         right = q.right_answer(variant.ruling)
         if q.type == "place":
-            half_length = variant.facts.get("field", {}).get("length", 300) / 2
-            form[f"q-{q.id}-along"] = str(right["x"] + half_length)
-            form[f"q-{q.id}-across"] = str(right["y"])
+            along, across = FieldSpot.from_engine(right, field_of(variant.facts)).form_values()
+            form[f"q-{q.id}-along"], form[f"q-{q.id}-across"] = along, across
         elif q.type == "bool":
             form[f"q-{q.id}"] = "true" if right else "false"
         elif q.type in {"multi", "players"}:
@@ -148,9 +149,10 @@ def test_place_question_never_shows_the_spot(client, scenarios, seed):
     spot = variant.ruling["spot"]
     page = client.get(q_url("t-safety-spot", seed)).content.decode()
     svg = page[page.index('<svg class="field') : page.index("</svg>")]
-    along = f"{spot['x'] + 150:g}"
-    assert f"{spot['x']:g} {-spot['y']:g}" not in svg
-    assert f"{spot['x']:g},{-spot['y']:g}" not in svg
+    along, across = FieldSpot.from_engine(spot, field_of(variant.facts)).form_values()
+    # Neither in the field's own frame nor in the ball's yards (the marker's group).
+    for x, y in ((f"{spot['x']:g}", f"{-spot['y']:g}"), (along, across)):
+        assert f"{x} {y}" not in svg and f"{x},{y}" not in svg
     assert f'value="{along}"' not in page
     assert "goal_awarded" not in page and "taken_as" not in page
 
@@ -239,6 +241,42 @@ def test_feedback_is_in_the_page_language(client, scenarios):
     assert '<details lang="en">' in body
 
 
+@pytest.mark.parametrize(
+    ("lang", "here", "there"),
+    [
+        (
+            "it",
+            "In questa situazione: attraversa la linea alla sirena",
+            "Renderebbe giusta la tua risposta: lo scopo è battere prima",
+        ),
+        (
+            "en",
+            "In this situation: crosses the line at the horn",
+            "Would make your answer right: it is taken before the horn",
+        ),
+    ],
+)
+def test_why_not_gives_each_value_a_sentence_of_its_own(client, rulebook, lang, here, there):
+    """A value is any phrase of the content: glued after "invece di" it read "invece di lo
+    scopo..." and "invece di attraversa...". Each now follows a colon of its own."""
+    from tests.scenarios.test_quiz import HORN_CHOICE
+
+    timing = HORN_CHOICE["params"]["timing"]
+    labels = {
+        "before_horn": {"it": "lo scopo è battere prima", "en": "it is taken before the horn"},
+        "at_or_slightly_after_horn": {
+            "it": "attraversa la linea alla sirena",
+            "en": "crosses the line at the horn",
+        },
+    }
+    params = {**HORN_CHOICE["params"], "timing": {**timing, "labels": labels}}
+    make_scenario({**HORN_CHOICE, "slug": "t-horn-why", "params": params})
+    body = answer(client, "t-horn-why", 0, {"q-when": "at_once"}, lang=lang, htmx=True)
+    text = body.content.decode()
+    assert here in text and there in text
+    assert "invece di" not in text and "instead of" not in text
+
+
 def test_whatif_shows_the_ruling_for_a_changed_fact(client, scenarios):
     body = answer(
         client, "t-safety-spot", 0, right_form(scenarios["t-safety-spot"], 0), htmx=True
@@ -311,16 +349,18 @@ def test_bad_answer_keeps_the_other_answers(client, scenarios):
     form = {"q-spot-along": "60", "q-spot-across": "40", "q-goal": "maybe"}
     body = answer(client, "t-safety-spot", 0, form).content.decode()
     assert 'name="q-spot-along" value="60"' in body
-    assert "translate(-90 -40)" in body  # the marker stays where the trainee put it
+    # The marker stays where the trainee put it: 60 yards up from the goal line at x = -150.
+    assert 'data-measured transform="translate(-150 0) scale(1 -1)"' in body
+    assert 'data-marker transform="translate(60 40)"' in body
 
 
 def test_bad_answer_message_in_italian(client, scenarios):
     from django.utils import translation
 
     with translation.override("it"):
-        from polotrainer.practice.views import ANSWER_ERRORS
+        from scenarios.quiz import ANSWER_MESSAGES, AnswerCode
 
-        expected = str(ANSWER_ERRORS["not_a_number"])
+        expected = str(ANSWER_MESSAGES[AnswerCode.NOT_A_NUMBER])
     body = answer(client, "t-horn-seconds", 3, {"q-seconds": "cinque"}, lang="it").content.decode()
     assert expected.replace("'", "&#x27;") in body
 
@@ -457,10 +497,11 @@ def test_signed_in_answer_takes_few_queries(alice_client, trainee, scenarios, hi
     assert len(page) <= 8
     token = token_of(response)
     # The review schedule (umpires.review.rate) adds its own read and write per answer, and
-    # SQLite logs BEGIN IMMEDIATE/COMMIT around each atomic(): count what touches data.
+    # SQLite logs BEGIN IMMEDIATE/COMMIT around each atomic(): count what touches data. One
+    # read is whether an exam holds the account closed-book (umpires.closedbook).
     with CaptureQueriesContext(connection) as check:
         answer(alice_client, "t-horn-seconds", 1, {"q-seconds": "5"}, token=token)
-    assert len(data_queries(check)) <= 8, data_queries(check)
+    assert len(data_queries(check)) <= 9, data_queries(check)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -482,7 +523,8 @@ def test_a_signed_in_answer_to_several_questions_takes_a_fixed_number_of_queries
         )
     assert response.status_code == 200
     # SQLite logs BEGIN IMMEDIATE/COMMIT as statements (PostgreSQL does not): count data.
-    assert len(data_queries(check)) <= 8, data_queries(check)
+    # One read is whether an exam holds the account closed-book (umpires.closedbook).
+    assert len(data_queries(check)) <= 9, data_queries(check)
     assert Attempt.objects.filter(user=trainee, question__in=["who", "req"]).count() == 2
     assert ScenarioProgress.objects.filter(user=trainee).count() == 1
 
@@ -591,6 +633,28 @@ def test_a_get_of_the_answer_address_goes_back_to_the_question(client, scenarios
 def test_review_mode_says_it_is_review_and_where_the_round_is(alice_client, scenarios):
     answer(alice_client, "t-horn-seconds", 4, {"q-seconds": "999"})  # wrong: due again today
     page = alice_client.get(q_url("t-horn-seconds", 5) + "?mode=review").content.decode()
-    assert "Review: 1 of 1 due today" in page
+    assert "Today's review: 1 of 1" in page
     italian = alice_client.get(q_url("t-horn-seconds", 6, "it") + "?mode=review").content
-    assert "Ripasso: 1 di 1 da fare oggi" in italian.decode()
+    assert "Ripasso di oggi: 1 di 1" in italian.decode()
+
+
+def test_the_feedback_fragment_draws_only_the_feedback_field(client, scenarios):
+    """The htmx answer swaps in the feedback: the question's field is not drawn for it (the
+    page already shows it), only the close-up of the spots; the whole page still draws both."""
+    from scenarios import diagram
+
+    slug = "t-safety-spot"
+    token = token_of(client.get(q_url(slug, 3)))
+    form = right_form(scenarios[slug], 3)
+    with mock.patch.object(diagram, "render", wraps=diagram.render) as drawn:
+        response = answer(client, slug, 3, form, htmx=True, token=token)
+    assert response.status_code == 200 and "feedback-field" in response.content.decode()
+    assert [c.kwargs.get("uid") for c in drawn.call_args_list] == ["feedback-field"]
+    token = token_of(client.get(q_url(slug, 4)))
+    with mock.patch.object(diagram, "render", wraps=diagram.render) as drawn:
+        response = answer(client, slug, 4, right_form(scenarios[slug], 4), token=token)
+    assert sorted(str(c.kwargs.get("uid")) for c in drawn.call_args_list) == [
+        "None",
+        "feedback-field",
+    ]
+    assert 'data-field-tools="field"' in response.content.decode()

@@ -3,7 +3,9 @@
 import pytest
 
 from polotrainer.rules import (
+    BallTouched,
     Execution,
+    FoulAssessment,
     FoulAtHornSituation,
     HornTiming,
     Incident,
@@ -16,14 +18,36 @@ from polotrainer.rules.codec import to_json
 from polotrainer.rules.errors import Inconsistent, MissingFact, OutOfRange
 
 INC = Incident
+FA = FoulAssessment
+BT = BallTouched
 
 # (incident, attributes, expected subset of the ruling's JSON)
 CASES: list[tuple[Incident, dict[str, object], dict[str, object]]] = [
     (INC.SAFETY, {}, {"stop": "immediately", "restart": "penalty_6", "consequences": ["penalty"]}),
-    (INC.SAFETY, {"touched_another_player": True}, {"restart": "not_stated", "consequences": []}),
+    (INC.SAFETY, {"ball_touched": BT.OPPONENT}, {"restart": "not_stated", "consequences": []}),
+    (INC.SAFETY, {"ball_touched": BT.TEAMMATES_MOUNT}, {"restart": "not_stated"}),
+    (INC.SAFETY, {"ball_touched": BT.TEAMMATES_MALLET}, {"restart": "penalty_6"}),
+    (INC.SAFETY, {"ball_touched": BT.OWN_MOUNT}, {"restart": "penalty_6"}),
     (INC.FOUL, {}, {"stop": "umpire_discretion", "advantage_may_be_played": True}),
     (INC.FOUL, {"dangerous": True}, {"stop": "immediately", "advantage_may_be_played": False}),
     (INC.FOUL, {"play_already_stopped": True}, {"stop": "already_stopped", "restart": "penalty"}),
+    (
+        INC.FOUL,
+        {"assessment": FA.CALL_WOULD_DISADVANTAGE},
+        {"stop": "not_at_all", "restart": "play_continues", "consequences": []},
+    ),
+    (INC.FOUL, {"assessment": FA.NO_EFFECT}, {"stop": "not_at_all", "consequences": []}),
+    (INC.FOUL, {"assessment": FA.UNCLEAR}, {"stop": "after_next_play", "restart": "not_stated"}),
+    (
+        INC.FOUL,
+        {"assessment": FA.FOULED_TEAM_DISADVANTAGED},
+        {"stop": "immediately", "advantage_may_be_played": False, "consequences": ["penalty"]},
+    ),
+    (
+        INC.FOUL,
+        {"assessment": FA.CALL_WOULD_DISADVANTAGE, "dangerous": True},
+        {"stop": "immediately", "advantage_may_be_played": False},
+    ),
     (INC.DAMAGED_BALL, {}, {"stop": "immediately"}),
     (
         INC.DAMAGED_BALL,
@@ -38,8 +62,11 @@ CASES: list[tuple[Incident, dict[str, object], dict[str, object]]] = [
             "minutes_allowed": 10,
             "time_at_discretion": True,
             "consequences": [],
+            "resume_at_time_limit": True,
         },
     ),
+    (INC.INJURED_PLAYER, {"treatment_needs_more_time": True}, {"resume_at_time_limit": False}),
+    (INC.INJURED_PLAYER, {"additional_time_granted": True}, {"resume_at_time_limit": False}),
     (INC.INJURED_PLAYER, {"unconscious": True}, {"consequences": ["no_play_rest_of_day"]}),
     (
         INC.INJURED_PLAYER,
@@ -68,7 +95,7 @@ CASES: list[tuple[Incident, dict[str, object], dict[str, object]]] = [
         INC.MOUNT_INJURED,
         {},
         {
-            "may_change_mounts": "player_may_change",
+            "may_change_mounts": "teammates_may_not_change",
             "restart": "when_mount_off_field",
             "mount_may_return": "may_not_return",
             "announcement": "none",
@@ -76,34 +103,47 @@ CASES: list[tuple[Incident, dict[str, object], dict[str, object]]] = [
     ),
     (
         INC.COURTESY_CHANGE,
-        {},
+        {"game_periods": 6},
         {
             "stop": "ball_out_or_neutral_play",
             "minutes_allowed": 1,
             "announcement": "courtesy_change_one_minute",
             "restart": "as_the_case_may_be",
             "may_change_mounts": "all_may_change",
+            "horses_per_umpire": 2,
         },
     ),
     (
         INC.COURTESY_CHANGE,
-        {"courtesy_declared": False},
-        {"stop": "not_at_all", "may_change_mounts": "no_one"},
+        {"courtesy_declared": False, "game_periods": 6},
+        {"stop": "not_at_all", "may_change_mounts": "no_one", "horses_per_umpire": 0},
     ),
-    (INC.COURTESY_CHANGE, {"courtesy_used_this_period": True}, {"stop": "not_at_all"}),
+    (
+        INC.COURTESY_CHANGE,
+        {"courtesy_used_this_period": True, "game_periods": 4},
+        {"stop": "not_at_all", "horses_per_umpire": 2},
+    ),
+    (INC.COURTESY_CHANGE, {"game_periods": 3}, {"horses_per_umpire": 0}),
     (
         INC.MOUNT_FALLS,
         {"mount_sound": False},
         {
-            "may_change_mounts": "player_must_change",
+            "announcement": "all_may_change",
+            "may_change_mounts": "all_may_change",
             "mount_may_return": "may_not_return",
             "restart": "throw_in",
+            "consequences": ["delay_penalized"],
         },
     ),
     (
         INC.MOUNT_TIME_OUT,
         {},
-        {"stop": "umpire_discretion", "minutes_allowed": 5, "restart": "not_stated"},
+        {
+            "stop": "umpire_discretion",
+            "minutes_allowed": 5,
+            "restart": "not_stated",
+            "may_change_mounts": "teammates_may_not_change",
+        },
     ),
     (
         INC.MOUNT_TIME_OUT,
@@ -145,7 +185,15 @@ CASES: list[tuple[Incident, dict[str, object], dict[str, object]]] = [
     (INC.DAMAGED_EQUIPMENT, {}, {"stop": "at_neutral_play"}),
     (INC.DAMAGED_EQUIPMENT, {"dangerous": True}, {"stop": "immediately"}),
     (INC.LOST_HELMET, {}, {"stop": "at_neutral_play"}),
-    (INC.LODGED_BALL, {}, {"stop": "immediately", "restart": "ball_dead_where_lodged"}),
+    (
+        INC.LODGED_BALL,
+        {},
+        {
+            "stop": "immediately",
+            "restart": "ball_dead_where_lodged",
+            "restart_at": "where_first_lodged",
+        },
+    ),
     (
         INC.LODGED_BALL,
         {"can_be_dropped": True},
@@ -153,8 +201,20 @@ CASES: list[tuple[Incident, dict[str, object], dict[str, object]]] = [
     ),
     (INC.PERIOD_END, {}, {"stop": "at_period_end"}),
     (INC.SUSPENSION, {}, {"stop": "umpire_discretion"}),
-    (INC.INADVERTENT_WHISTLE, {}, {"stop": "already_stopped", "restart": "throw_in_toward_boards"}),
-    (INC.INADVERTENT_WHISTLE, {"fair_play_possession": True}, {"restart": "fair_play_possession"}),
+    (
+        INC.INADVERTENT_WHISTLE,
+        {},
+        {
+            "stop": "already_stopped",
+            "restart": "throw_in_toward_boards",
+            "restart_at": "where_play_was_stopped",
+        },
+    ),
+    (
+        INC.INADVERTENT_WHISTLE,
+        {"fair_play_possession": True},
+        {"restart": "fair_play_possession", "restart_at": "not_stated"},
+    ),
 ]
 
 
@@ -177,6 +237,15 @@ def test_every_incident_is_covered() -> None:
 def test_the_reasons_cite_the_incidents_own_section() -> None:
     ruling = decide_stoppage(StoppageSituation(INC.LOST_HELMET))
     assert [(r.ref, r.key) for r in ruling.reasons] == [("21.h", "helmet_stop_at_neutral")]
+
+
+def test_a_courtesy_change_needs_the_number_of_periods() -> None:
+    with pytest.raises(MissingFact) as excinfo:
+        StoppageSituation(INC.COURTESY_CHANGE)
+    assert (excinfo.value.field, excinfo.value.code) == ("game_periods", "missing")
+    with pytest.raises(OutOfRange) as range_info:
+        StoppageSituation(INC.COURTESY_CHANGE, game_periods=9)
+    assert range_info.value.field == "game_periods"
 
 
 def test_broken_tack_needs_the_events_upper_handicap() -> None:
@@ -220,7 +289,15 @@ def test_fouls_at_the_horn(
 ) -> None:
     ruling = decide_foul_at_horn(FoulAtHornSituation(timing, final))
     assert (ruling.execution, ruling.seconds_put_on_clock) == (execution, seconds)
-    assert [(r.ref, r.key) for r in ruling.reasons] == [("21.discussion", key)]
+    assert next((r.ref, r.key) for r in ruling.reasons) == ("21.discussion", key)
+
+
+def test_the_unsportsmanlike_remark_between_periods_gets_a_yellow_card() -> None:
+    # 21.discussion example 4: "A yellow card should be displayed and the next period started
+    # with a penalty."
+    ruling = decide_foul_at_horn(FoulAtHornSituation(HornTiming.UNSPORTSMANLIKE_BETWEEN_PERIODS))
+    assert ruling.signals == ("yellow_card",)
+    assert decide_foul_at_horn(FoulAtHornSituation(HornTiming.BEFORE_HORN)).signals == ()
 
 
 def test_no_period_follows_the_final_one() -> None:
@@ -365,7 +442,7 @@ P = StoppageStep
         ),
         (
             INC.COURTESY_CHANGE,
-            {},
+            {"game_periods": 4},
             [
                 P.PLAY_STOPPED,
                 P.COURTESY_CHANGE_ANNOUNCED,
@@ -373,12 +450,19 @@ P = StoppageStep
                 P.RESTART_AS_THE_CASE_MAY_BE,
             ],
         ),
-        (INC.COURTESY_CHANGE, {"courtesy_used_this_period": True}, []),
+        (INC.COURTESY_CHANGE, {"courtesy_used_this_period": True, "game_periods": 4}, []),
         (INC.MOUNT_FALLS, {}, [P.PLAY_STOPPED, P.MOUNT_TROTTED_AND_EXAMINED, P.PLAYER_REMOUNTS]),
         (
             INC.MOUNT_FALLS,
             {"mount_sound": False},
-            [P.PLAY_STOPPED, P.MOUNT_TROTTED_AND_EXAMINED, P.PLAYER_CHANGES_MOUNT],
+            [
+                P.PLAY_STOPPED,
+                P.MOUNT_TROTTED_AND_EXAMINED,
+                P.ALL_MAY_CHANGE_ANNOUNCED,
+                P.MOUNT_LED_OFF,
+                P.PLAYER_RETURNS_ON_ANOTHER_MOUNT,
+                P.THROW_IN,
+            ],
         ),
         (
             INC.MOUNT_TIME_OUT,

@@ -1,4 +1,7 @@
-"""Every worked example of Rules 3, 21 and 37, as data (worked_examples.json)."""
+"""Every worked example of Rules 3, 21 and 37, as data (worked_examples.json); and, beside
+them, the decisions the rule text makes outside its examples (rule_text_cases.json): each case
+quotes the English original it rules on (the English prevails) and says in a note which reading
+of it the case holds."""
 
 import json
 from pathlib import Path
@@ -8,6 +11,7 @@ import pytest
 from polotrainer.rules import KINDS, REFS, rule_json
 
 EXAMPLES = json.loads((Path(__file__).parent / "worked_examples.json").read_text("utf-8"))
+RULE_TEXT = json.loads((Path(__file__).parent / "rule_text_cases.json").read_text("utf-8"))
 SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 
 
@@ -47,8 +51,27 @@ def test_each_example_is_well_formed(example: dict[str, object]) -> None:
     assert str(example["sentence"]).strip()
 
 
+@pytest.mark.parametrize("case", RULE_TEXT, ids=[c["id"] for c in RULE_TEXT])
+def test_the_engine_rules_as_the_rule_text_does(case: dict[str, object]) -> None:
+    ruling = rule_json(str(case["kind"]), case["facts"])  # type: ignore[arg-type]
+    assert _subset(case["expect"], ruling), ruling
+
+
+@pytest.mark.parametrize("case", RULE_TEXT, ids=[c["id"] for c in RULE_TEXT])
+def test_each_rule_text_case_is_well_formed(case: dict[str, object]) -> None:
+    assert case["source"] in REFS
+    assert str(case["id"]).startswith(f"{case['source']}.")
+    assert case["kind"] in KINDS
+    assert str(case["sentence"]).strip() and str(case["note"]).strip()
+
+
+def test_the_rule_text_cases_have_unique_ids() -> None:
+    ids = [c["id"] for c in RULE_TEXT]
+    assert len(ids) == len(set(ids))
+
+
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="the seed rules (../shared/seeds) are not here")
 def test_each_sentence_is_quoted_from_the_english_original() -> None:
     text = " ".join(" ".join(p.read_text("utf-8").split()) for p in SEEDS.glob("*.txt"))
-    for example in EXAMPLES:
+    for example in [*EXAMPLES, *RULE_TEXT]:
         assert " ".join(str(example["sentence"]).split()) in text, example["id"]

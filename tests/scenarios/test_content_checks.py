@@ -78,7 +78,7 @@ SAFETY = textwrap.dedent(
 
     [scenario.facts]
     incident = "safety"
-    touched_another_player = false
+    ball_touched = "nothing"
 
     [[scenario.question]]
     id = "restart"
@@ -194,6 +194,110 @@ def test_a_mark_beyond_the_tolerance_is_fair(content_dir):
     )
 
 
+# --- leaks -------------------------------------------------------------------------------------
+
+#: Penalty 10 with a wording that changes no fact: the crowd's noise. Fair as it is; built to
+#: leak when a constraint ties the noise to the answer, which two facts decide together.
+EXCLUSION = textwrap.dedent(
+    """
+    [[scenario]]
+    slug = "exclusion-clue"
+    section = "37.10"
+    kind = "penalty_10"
+    title.it = "Escludere il giocatore?"
+    title.en = "Exclude the player?"
+    situation.it = "Sei l'Arbitro. A tuo giudizio il fallo di Rosso #2 {nature}; {conduct}. {crowd}"
+    situation.en = "You are the umpire. In your opinion Red #2's foul is {nature}; {conduct}. \
+    {crowd}"
+
+    [scenario.facts]
+    deliberate = "{deliberate}"
+    dangerous = "{dangerous}"
+    prejudicial_conduct = "{prejudicial}"
+
+    [scenario.params.nature]
+    label = { it = "il fallo", en = "the foul" }
+    type = "choice"
+    values = ["dangerous", "deliberate", "both", "neither"]
+    default = "both"
+    labels.dangerous = { it = "è pericoloso e non deliberato", en = "dangerous, not deliberate" }
+    labels.deliberate = { it = "è deliberato e non pericoloso", en = "deliberate, not dangerous" }
+    labels.both = { it = "è pericoloso e deliberato", en = "dangerous and deliberate" }
+    labels.neither = { it = "non è pericoloso né deliberato", en = "neither" }
+
+    [scenario.params.conduct]
+    label = { it = "la condotta", en = "the conduct" }
+    type = "choice"
+    values = ["fair", "prejudicial"]
+    default = "fair"
+    labels.fair = { it = "poi torna al gioco", en = "he then rides back to the play" }
+    labels.prejudicial = { it = "poi insulta l'Arbitro", en = "he then abuses the Umpire" }
+
+    [scenario.params.crowd]
+    label = { it = "il pubblico", en = "the crowd" }
+    type = "choice"
+    values = ["loud", "quiet"]
+    default = "loud"
+    labels.loud = { it = "Il pubblico rumoreggia.", en = "The crowd roars." }
+    labels.quiet = { it = "Il pubblico tace.", en = "The crowd is quiet." }
+
+    [scenario.derived]
+    deliberate = "nature == 'deliberate' or nature == 'both'"
+    dangerous = "nature == 'dangerous' or nature == 'both'"
+    prejudicial = "conduct == 'prejudicial'"
+
+    [[scenario.question]]
+    id = "exclude"
+    ask = "may_exclude"
+    prompt.it = "Puoi escludere Rosso #2 dalla partita?"
+    prompt.en = "May you exclude Red #2 from the game?"
+    """
+)
+#: The crowd roars exactly when the player may be excluded: the words give the answer away.
+LEAKY = EXCLUSION.replace(
+    'kind = "penalty_10"\n',
+    'kind = "penalty_10"\n'
+    "constraints = [\"(crowd == 'loud') == (nature == 'both' or conduct == 'prejudicial')\"]\n",
+)
+
+
+def leak_problems(root: Path, text: str) -> list[Problem]:
+    """The leak check looks at seeds 0-59 with the default sample (fewer: a quick look)."""
+    (root / "scenarios" / "case.toml").write_text(text, encoding="utf-8")
+    return read_content(root, complete=False).problems
+
+
+def test_a_wording_that_comes_with_one_answer_is_a_leak(content_dir):
+    assert LEAKY != EXCLUSION
+    result = [p for p in leak_problems(content_dir, LEAKY) if p.check == "leak"]
+    assert [(p.seed, p.field) for p in result] == [(None, "question exclude")]
+    assert result[0].message.startswith(
+        "wording crowd predicts the answer to question exclude on 100% of 60 seeds (every seed"
+    )
+
+
+def test_a_wording_drawn_whatever_the_answer_is_no_leak(content_dir):
+    assert leak_problems(content_dir, EXCLUSION) == []
+    # A quick look (8 seeds) cannot tell a leak: the check looks at those 8 only.
+    assert [p for p in problems(content_dir, LEAKY) if p.check == "leak"] == []
+
+
+def test_a_mark_hidden_only_when_the_penalty_1_test_fails_would_leak(content_dir, monkeypatch):
+    # Before the diagram hid the ball whichever way the Penalty 1 test went, its absence said
+    # "Penalty 5a" (rp-penalty-1-or-5a-where). Draw it that way again: the check catches it.
+    from scenarios import diagram
+
+    monkeypatch.setattr(diagram, "hidden_points", diagram.ruled_points)
+    root = content_dir
+    shutil.copy(CONTENT_DIR / "scenarios" / "rule-37-recognise.toml", root / "scenarios" / "r.toml")
+    result = read_content(root, complete=False).problems
+    leaked = {(p.scenario, p.field) for p in result if p.check == "leak"}
+    assert ("rp-penalty-1-or-5a-where", "question penalty") in leaked
+    assert ("rp-penalty-1-or-2-where", "question penalty") in leaked
+    monkeypatch.undo()
+    assert read_content(root, complete=False).problems == []
+
+
 # --- options -----------------------------------------------------------------------------------
 
 
@@ -207,7 +311,7 @@ def test_a_choice_without_the_engines_answer_is_caught(content_dir):
 
 
 def test_a_right_answer_that_says_the_rule_is_silent_is_caught(content_dir):
-    text = changed("touched_another_player = false", "touched_another_player = true", SAFETY)
+    text = changed('ball_touched = "nothing"', 'ball_touched = "opponent"', SAFETY)
     text = changed('["penalty_6", "throw_in"]', '["penalty_6", "not_stated"]', text)
     result = problems(content_dir, text)
     assert found(result, "options") == {(0, "question restart.options")}
@@ -310,6 +414,17 @@ def values(root: Path, seed: int) -> dict:
     return dict(make_variant(entry["slug"], entry, seed).values)
 
 
+# --- terms -------------------------------------------------------------------------------------
+
+
+def test_a_word_spelled_the_other_way_is_caught(content_dir):
+    text = changed("Blu #{b} manda la palla", "Dopo un time-out Blu #{b} manda la palla")
+    text = changed("Blue #{b} hits the ball", "After a time out Blue #{b} hits the ball", text)
+    result = problems(content_dir, text)
+    assert found(result, "terms") == {(s, "situation.it") for s in range(8)}
+    assert result[0].message == '"time-out": write "time out"'
+
+
 # --- hidden facts ------------------------------------------------------------------------------
 
 #: A foul in play whose whistle depends on whether play was already stopped: a fact it states.
@@ -330,6 +445,7 @@ FOUL = textwrap.dedent(
     incident = "foul"
     dangerous = true
     play_already_stopped = false
+    assessment = "not_assessed"
 
     [scenario.params.period]
     label = { it = "periodo", en = "period" }
@@ -524,6 +640,7 @@ def full_dir(content_dir: Path) -> Path:
     """The bundled content (every worked example covered), to add one scenario to."""
     for path in (CONTENT_DIR / "scenarios").glob("*.toml"):
         shutil.copy(path, content_dir / "scenarios" / path.name)
+    shutil.copy(CONTENT_DIR / "decisions.toml", content_dir / "decisions.toml")
     return content_dir
 
 
@@ -564,3 +681,193 @@ def test_a_section_with_nothing_to_practise_stops_the_check(full_dir):
         read_content(full_dir, sample=range(1))
     assert excinfo.value.field == "section"
     assert str(excinfo.value).endswith("nothing to practise in: 37.8, 37.9")
+
+
+# --- decisions ---------------------------------------------------------------------------------
+
+
+def edit_decisions(root: Path, old: str, new: str) -> None:
+    path = root / "decisions.toml"
+    text = path.read_text("utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_every_decision_of_the_bundled_list_is_asked(full_dir):
+    content = read_content(full_dir, sample=range(1))
+    counts = content.counts()
+    assert counts["decisions of the rule text"] == counts["decisions a scenario asks"] > 100
+    assert [w for w in content.warnings if w.check == "unlisted"] == []
+
+
+def test_a_decision_no_scenario_asks_stops_the_check(full_dir):
+    edit_decisions(full_dir, 'scenarios = ["r21b-verbal-cues"]', "scenarios = []")
+    with pytest.raises(ContentError) as excinfo:
+        read_content(full_dir, sample=range(1))
+    assert excinfo.value.field == "scenarios"
+    assert "no scenario asks: 21.b Verbal cues may inform players" in str(excinfo.value)
+
+
+def test_a_decision_needs_the_scenario_to_cite_its_section(full_dir):
+    edit_decisions(full_dir, 'scenarios = ["r21b-verbal-cues"]', 'scenarios = ["p5b-centre"]')
+    with pytest.raises(ContentError) as excinfo:
+        read_content(full_dir, sample=range(1))
+    assert str(excinfo.value).endswith("p5b-centre does not cite 21.b (its section or cites)")
+
+
+def test_a_decision_naming_no_scenario_or_no_section_is_refused(full_dir):
+    edit_decisions(full_dir, 'scenarios = ["r21b-verbal-cues"]', 'scenarios = ["r21b-cues"]')
+    with pytest.raises(ContentError, match="no scenario 'r21b-cues'"):
+        read_content(full_dir, sample=range(1))
+
+
+def test_a_scenario_that_asks_no_listed_decision_is_a_warning(full_dir):
+    (full_dir / "scenarios" / "case.toml").write_text(GOOD, encoding="utf-8")
+    content = read_content(full_dir, sample=range(1))
+    assert [(w.scenario, w.field) for w in content.warnings if w.check == "unlisted"] == [
+        ("safety-spot", "decisions")
+    ]
+    assert content.problems == []
+
+
+def test_the_decisions_file_is_part_of_the_content(full_dir):
+    (full_dir / "decisions.toml").unlink()
+    with pytest.raises(ContentError, match="missing: every decision of the rule text"):
+        read_content(full_dir, sample=range(1))
+
+
+# --- scenes ------------------------------------------------------------------------------------
+
+
+def test_the_scene_of_every_seed_is_checked(content_dir):
+    (content_dir / "scenarios" / "case.toml").write_text(GOOD, encoding="utf-8")
+    content = read_content(content_dir, sample=range(40), complete=False)
+    assert content.checked["scene"] == 40
+    assert found(content.problems, "scene") == set()
+
+
+def test_a_scene_whose_ball_crosses_elsewhere_is_caught(content_dir, monkeypatch):
+    from scenarios import scenes
+
+    real = scenes._safety
+
+    def off_by_two(*args, **kwargs):
+        scene = real(*args, **kwargs)
+        ball = scene.track("ball")
+        moved = scenes.Track(
+            "ball", "", "", tuple(scenes.Key(k.t, k.x, k.y + 2.0) for k in ball.keys)
+        )
+        tracks = tuple(moved if t.id == "ball" else t for t in scene.tracks)
+        return scenes.Scene(
+            scene.family,
+            scene.field,
+            tracks,
+            scene.events,
+            scene.stop,
+            scene.reveal,
+            scene.follows,
+        )
+
+    monkeypatch.setattr(scenes, "_safety", off_by_two)
+    assert found(problems(content_dir, GOOD), "scene") == {(s, "scene.crossing") for s in range(8)}
+
+
+def test_a_rider_standing_on_the_spot_before_the_stop_is_caught(content_dir, monkeypatch):
+    from scenarios import scenes
+
+    real = scenes._safety
+
+    def planted(*args, **kwargs):
+        scene = real(*args, **kwargs)
+        x, y = scene.reveal[0]
+        on_it = scenes.Track("R1", "red", "1", (scenes.Key(0.0, x, y),))
+        return scenes.Scene(
+            scene.family,
+            scene.field,
+            (*scene.tracks, on_it),
+            scene.events,
+            scene.stop,
+            scene.reveal,
+            scene.follows,
+        )
+
+    monkeypatch.setattr(scenes, "_safety", planted)
+    assert found(problems(content_dir, GOOD), "scene") == {(s, "scene.leak") for s in range(8)}
+
+
+# --- scenes of Rules 21 and 37 in play (issue 25) ------------------------------------------------
+
+
+def _bundled_file(content_dir, name: str) -> None:
+    source = CONTENT_DIR / "scenarios" / name
+    (content_dir / "scenarios" / name).write_text(source.read_text("utf-8"), encoding="utf-8")
+
+
+def test_the_lineups_of_rule_37_are_checked_and_a_player_off_his_place_is_caught(
+    content_dir, monkeypatch
+):
+    from scenarios import scenes
+
+    _bundled_file(content_dir, "rule-37-positions.toml")
+    content = read_content(content_dir, sample=range(8), complete=False)
+    assert content.checked["scene"] == 8 * len(content.scenarios)
+    assert found(content.problems, "scene") == set()
+
+    real = scenes._lineup
+
+    def one_off(*args, **kwargs):
+        scene = real(*args, **kwargs)
+        pid, (x, y) = next(iter(scene.follows["positions"].items()))
+        tracks = tuple(
+            scenes.Track(t.id, t.team, t.number, (scenes.Key(0.0, x, y + 4.0),))
+            if t.id == pid
+            else t
+            for t in scene.tracks
+        )
+        return scenes.Scene(
+            scene.family,
+            scene.field,
+            tracks,
+            scene.events,
+            scene.stop,
+            scene.reveal,
+            scene.follows,
+        )
+
+    monkeypatch.setitem(scenes._FROM_WORDS, scenes.Family.LINEUP, one_off)
+    content = read_content(content_dir, sample=range(8), complete=False)
+    assert {field for _, field in found(content.problems, "scene")} == {"scene.position"}
+    assert len(found(content.problems, "scene")) == 8
+
+
+def test_the_incidents_of_rule_21_are_checked_and_one_played_elsewhere_is_caught(
+    content_dir, monkeypatch
+):
+    from scenarios import scenes
+
+    _bundled_file(content_dir, "rule-21-whistle-and-horses.toml")
+    content = read_content(content_dir, sample=range(8), complete=False)
+    assert content.checked["scene"] > 0
+    assert found(content.problems, "scene") == set()
+
+    real = scenes._whistle
+
+    def elsewhere(*args, **kwargs):
+        scene = real(*args, **kwargs)
+        t, x = scene.follows["play_x"]
+        follows = {**scene.follows, "play_x": (t, x + 10.0)}
+        return scenes.Scene(
+            scene.family,
+            scene.field,
+            scene.tracks,
+            scene.events,
+            scene.stop,
+            scene.reveal,
+            follows,
+        )
+
+    _bundled_file(content_dir, "rule-21-stoppages.toml")
+    monkeypatch.setitem(scenes._FROM_WORDS, scenes.Family.WHISTLE, elsewhere)
+    content = read_content(content_dir, sample=range(8), complete=False)
+    wrong = [p for p in content.problems if p.check == "scene"]
+    assert wrong and {p.field for p in wrong} == {"scene.where"}

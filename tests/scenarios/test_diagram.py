@@ -1,8 +1,18 @@
 """The field diagram marks what the facts say (ball, foul, crossing, players), never an answer."""
 
+import re
+
 import pytest
 
-from scenarios.diagram import diagram_for, ruled_points
+from scenarios.diagram import (
+    LINE_EDGE,
+    Answer,
+    around,
+    diagram_for,
+    hidden_points,
+    render,
+    ruled_points,
+)
 from scenarios.models import Section
 
 from .conftest import _texts, make_scenario
@@ -40,7 +50,7 @@ def test_a_ball_near_the_boards_is_drawn_because_the_spot_is_five_yards_in():
     assert names(facts) == ["ball"]
 
 
-def test_a_recognised_foul_taken_from_its_spot_hides_the_foul_and_a_penalty_1_does_not():
+def test_a_recognised_foul_taken_from_its_spot_hides_the_foul_penalty_1_or_not():
     foul = {
         "dangerous": True,
         "deliberate": False,
@@ -53,9 +63,27 @@ def test_a_recognised_foul_taken_from_its_spot_hides_the_foul_and_a_penalty_1_do
     assert ruled_points(foul) == [(-80.0, 25.0)]
     assert names(foul) == []
     # The same foul in the vicinity of the goal is a Penalty 1: the ball goes to the centre.
+    # The foul is hidden all the same: drawn only for a Penalty 1, it would tell which it is.
     penalty_1 = {**foul, "in_vicinity_of_goal": True, "foul_spot": {"x": -140, "y": 5}}
     assert ruled_points(penalty_1) == [(0.0, 0.0)]
-    assert names(penalty_1) == ["foul"]
+    assert (-140.0, 5.0) in hidden_points(penalty_1)
+    assert names(penalty_1) == []
+    # From the 30-yard line the foul is the spot of neither: drawn either way.
+    assert names({**penalty_1, "p2_choice": "thirty_yard_line"}) == ["foul"]
+    assert names({**foul, "p2_choice": "thirty_yard_line"}) == ["foul"]
+
+
+def test_the_ball_of_a_penalty_5a_or_1_is_hidden_either_way():
+    facts = {
+        "dangerous": False,
+        "deliberate": True,
+        "in_vicinity_of_goal": True,
+        "to_save_a_goal": True,
+        "awarded_if_not_penalty_1": "5a",
+        "ball": {"x": -135, "y": -20},
+    }
+    assert names(facts) == []  # a Penalty 1: the centre is the answer, the ball its rival
+    assert names({**facts, "to_save_a_goal": False}) == []  # a Penalty 5a from the ball
 
 
 def test_positions_draw_the_ball_and_every_player_the_engine_rules_no_point_for_them():
@@ -119,3 +147,53 @@ def test_the_question_page_draws_the_ball_not_the_answer_and_says_where_left_is(
     assert 'class="foul"' not in field  # the foul is the spot: the answer
     assert f">{left} ↑</text>" in field and f">{right} ↓</text>" in field
     assert sides in body
+
+
+def _labels(svg, which):
+    """The numbers a view's label group writes: [(x, text)], and whether above the field."""
+    group = re.search(rf'<g class="line-labels (above|inside) {which}">(.*?)</g>', svg)
+    assert group, which
+    found = re.findall(r'<text class="line-label[^"]*" x="([-\d.]+)"[^>]*>([^<]+)</text>', group[2])
+    return [(float(x), text) for x, text in found], group[1] == "above"
+
+
+def test_every_line_across_the_field_has_its_number_and_the_centre_its_yards():
+    d = diagram_for(P2_SPOT)
+    assert [(line.x, line.label) for line in d.cross_lines] == [
+        (-120, "30"), (-110, "40"), (-90, "60"), (0, "150"), (90, "60"), (110, "40"), (120, "30")
+    ]  # fmt: skip
+    # The 40s sit between the 30 and the 60: their numbers give way first when crowded.
+    assert [line.label for line in d.cross_lines if line.minor] == ["40", "40"]
+
+
+def test_the_close_up_of_a_place_question_numbers_its_own_lines():
+    d = diagram_for(P2_SPOT)
+    svg = str(render(d, "en", interactive=True))
+    whole, above = _labels(svg, "for-whole")
+    assert above and [text for _x, text in whole] == ["30", "40", "60", "150", "60", "40", "30"]
+    # The goal's half: its three lines and the centre, written above the top side too.
+    half, above = _labels(svg, "for-zoom")
+    assert above and half == [(-120, "30"), (-110, "40"), (-90, "60"), (0, "150")]
+    assert 'class="field interactive"' in svg  # the whole field first; field.js zooms a phone
+
+
+def test_a_close_up_inside_the_field_writes_the_numbers_inside_it_and_shows_a_line():
+    d = diagram_for(P2_SPOT)
+    # Around two spots between the 60-yard line and the centre, far from any line: the view
+    # is widened to the nearest one.
+    view = around(d, [(-60, 10), (-50, 10)])
+    assert view.min_x <= -90 - LINE_EDGE or view.max_x >= LINE_EDGE
+    svg = str(render(d, "en", view=view, answers=[Answer((-60, 10), 2)]))
+    assert 'class="field zoomed"' in svg
+    numbers, above = _labels(svg, "for-zoom")
+    assert not above and numbers
+    assert all(view.min_x < x < view.max_x for x, _text in numbers)
+    # Written along the top of the view, which is inside the field.
+    assert f'y="{-view.max_y:g}"' in svg
+
+
+@pytest.mark.parametrize("x", [-150, -130, -100, -75, -45, 0, 45, 75, 100, 130, 150])
+def test_every_close_up_shows_a_numbered_line(x):
+    d = diagram_for(P2_SPOT)
+    view = around(d, [(x, 0)])
+    assert any(view.min_x + LINE_EDGE <= line.x <= view.max_x - LINE_EDGE for line in d.cross_lines)

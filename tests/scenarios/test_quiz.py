@@ -171,3 +171,28 @@ def test_an_answer_no_change_of_facts_makes_right_is_said_so(scenarios):
     goal = posed.questions[1]
     assert quiz.why_not(posed, goal, True).changes == ()
     assert quiz.why_not(posed, posed.questions[0], {"x": 0, "y": 0}) is None  # place: not this
+
+
+def test_a_recorded_spot_reads_on_the_field_its_variant_was_played_on(rulebook):
+    from polotrainer.rules import Field
+    from scenarios.spec import spec_of
+    from tests.scenarios.conftest import SPOT
+
+    fixed = spec_of(make_scenario(SPOT))
+    sized = {**SPOT, "slug": "t-safety-sized"}
+    sized["facts"] = {**SPOT["facts"], "field": {"length": "{length}", "width": 160}}
+    sized["params"] = {
+        **SPOT["params"],
+        "length": {"type": "int", "min": 250, "max": 300, "step": 50, "default": 300},
+    }
+    spec = spec_of(make_scenario(sized))
+    stored = {"x": -65.0, "y": 40.0}  # the 60-yard line of a 250-yard field, as stored
+    # A field the content fixes (300 here) needs no variant; one a parameter sets does.
+    assert not quiz.needs_field(fixed, "spot") and quiz.needs_field(spec, "spot")
+    assert not quiz.needs_field(spec, "goal")
+    assert quiz.recorded_text(fixed, "spot", stored, "en").startswith("85 yards from")
+    short = quiz.recorded_text(spec, "spot", stored, "en", Field(length=250))
+    assert short == "60 yards from the fouling team's goal line, 40 yards left of the centre"
+    assert quiz.recorded_text(spec, "spot", stored, "it", Field(length=250)).startswith("60 ")
+    # Without its field, a spot is shown as stored rather than read on a guessed one.
+    assert quiz.recorded_text(spec, "spot", stored, "en") == '{"x": -65.0, "y": 40.0}'

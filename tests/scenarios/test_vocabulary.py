@@ -63,7 +63,7 @@ def test_the_file_has_no_keys_the_engine_does_not_know() -> None:
         for value, entry in values.items():
             assert set(entry) == {"it", "en"}, f"{name}.{value}"
             assert entry["it"].strip() and entry["en"].strip(), f"{name}.{value}"
-    assert set(labels()) == {"enum", "reason", "overlap"}
+    assert set(labels()) == {"enum", "reason", "overlap", "spelling"}
 
 
 def test_overlapping_options_name_values_of_one_ruling_enum() -> None:
@@ -74,3 +74,31 @@ def test_overlapping_options_name_values_of_one_ruling_enum() -> None:
         for pair in pairs:
             assert len(pair) == 2 and pair[0] != pair[1], f"{name}: {pair}"
             assert set(pair) <= known[name], f"{name}: {set(pair) - known[name]}"
+
+
+def test_the_reasons_and_the_glossary_spell_every_word_one_way() -> None:
+    """[spelling] holds for the texts content check does not render: every reason, every
+    glossary term and definition."""
+    from scenarios.content import misspellings
+
+    glossary = tomllib.loads((VOCABULARY.parent / "glossary.toml").read_text("utf-8"))
+    texts = [
+        (key, lang, entry[lang]) for key, entry in labels()["reason"].items() for lang in entry
+    ]
+    for term in glossary["term"]:
+        for lang in ("it", "en"):
+            texts += [
+                (term["slug"], lang, term[lang]),
+                (term["slug"], lang, term["definition"][lang]),
+            ]
+    found = [(key, lang, m) for key, lang, text in texts for m in misspellings(text, lang)]
+    assert found == []
+
+
+def test_a_capitalised_spelling_is_looked_for_only_inside_a_sentence() -> None:
+    from scenarios.content import misspellings
+
+    assert list(misspellings("Prima dell'Evento.", "it")) == ['"Evento": write "evento"']
+    assert list(misspellings("Evento da 8 gol. Evento chiuso.", "it")) == []
+    assert list(misspellings("a time-out", "en")) == ['"time-out": write "time out"']
+    assert list(misspellings("time-outs", "en")) == ['"time-outs": write "time outs"']

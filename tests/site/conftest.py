@@ -4,11 +4,6 @@ from collections.abc import Iterator
 
 import pytest
 from django.core.management import call_command
-from django.test import override_settings
-
-# Log-in forms hash a password on every request: these tests are about access and input, not
-# hashing cost.
-FAST_HASHER = override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"])
 
 
 @pytest.fixture(scope="module")

@@ -37,7 +37,6 @@ from django.test import Client
 
 from polotrainer.umpires.models import Profile
 from scenarios.models import Scenario
-from tests.site.conftest import FAST_HASHER
 from tests.site.urlmap import Route, routes
 from tests.umpires.factories import answer
 
@@ -113,6 +112,7 @@ class World:
 
     users: dict[str, Any]
     scenario: Scenario
+    drills: dict[str, Any] = field(default_factory=dict)  # each role's drill set, made once
 
     def client(self, role: str) -> Client:
         client = Client()
@@ -125,19 +125,18 @@ class World:
 def world(bundled_content, db) -> World:
     scenario = Scenario.objects.live().order_by("slug").first()
     users = {}
-    with FAST_HASHER:
-        for name, role in ROLES.items():
-            if role is None:
-                continue
-            user = get_user_model().objects.create_user(
-                role.username,
-                email=f"{role.username}@example.org",
-                password="correct-horse-battery-staple-42",
-                is_staff=role.staff,
-            )
-            Profile.objects.create(user=user, display_name=f"Marker-{role.username}", language="en")
-            answer(user, scenario, seed=SEEDS[name], correct=False)  # with its review schedule
-            users[name] = user
+    for name, role in ROLES.items():
+        if role is None:
+            continue
+        user = get_user_model().objects.create_user(
+            role.username,
+            email=f"{role.username}@example.org",
+            password="correct-horse-battery-staple-42",
+            is_staff=role.staff,
+        )
+        Profile.objects.create(user=user, display_name=f"Marker-{role.username}", language="en")
+        answer(user, scenario, seed=SEEDS[name], correct=False)  # with its review schedule
+        users[name] = user
     return World(users, scenario)
 
 
@@ -154,12 +153,61 @@ def _question(world: World, role: str) -> dict[str, str]:
     return {"slug": world.scenario.slug, "seed": "7"}
 
 
+def _practice_set(world: World, role: str) -> dict[str, str]:
+    from polotrainer.practice import sets
+
+    return {"token": sets.token([world.scenario.pk])}
+
+
+def _practice_set_at(world: World, role: str) -> dict[str, str]:
+    return {**_practice_set(world, role), "position": "2"}
+
+
+def _drill(world: World, role: str) -> Any:
+    """The role's own drill set (trainee A's for a visitor, who owns none), made once."""
+    from django.utils import timezone
+
+    from polotrainer.drills import plays
+    from polotrainer.umpires.progress import Person
+
+    owner = "trainee_a" if role == "anonymous" else role
+    made = world.drills.get(owner)
+    if made is None:
+        made = plays.new_set(Person(user_id=world.users[owner].pk), timezone.now(), size=2)
+        world.drills[owner] = made
+    return made
+
+
+def _drill_set(world: World, role: str) -> dict[str, str]:
+    return {"set_id": str(_drill(world, role).pk), "position": "1"}
+
+
+def _drill_summary(world: World, role: str) -> dict[str, str]:
+    return {"set_id": str(_drill(world, role).pk)}
+
+
+def _drill_item(world: World, role: str) -> dict[str, str]:
+    return {"item_id": str(_drill(world, role).items.order_by("position").first().pk)}
+
+
+def own_drill(kwargs: Kwargs, post: Status = 405, get: Status = 200) -> Row:
+    """A drill page of the member's own set; a visitor or another member asking for it: 404."""
+    return Row(
+        Expect(404 if get != 405 else 405, get),
+        Expect(404 if post != 405 else 405, post),
+        kwargs,
+        others=404,
+    )
+
+
 REDIRECT = 302
 MATRIX: dict[str, Row] = {
     "healthz": public(get=200, post=200),
     "favicon": public(get=REDIRECT),
     "set_language": public(get=405, post=REDIRECT),
     "home": public(),
+    # Where signing in lands: an instructor's home, anyone else's progress.
+    "start": personal(get=REDIRECT),
     "scenarios:rules": public(),
     "scenarios:rule": public(kwargs=lambda world, role: {"number": "3"}),
     "scenarios:section": public(kwargs=lambda world, role: {"ref": "3.a"}),
@@ -171,6 +219,10 @@ MATRIX: dict[str, Row] = {
     "practice:answer": public(get=REDIRECT, post=400, kwargs=_question),
     # No proof of an answer: refused with 400.
     "practice:whatif": public(get=400, kwargs=_question),
+    # A signed list of situations (a clinic's follow-up mail): its first one; past its last,
+    # the page saying the set is done.
+    "practice:set": public(get=REDIRECT, kwargs=_practice_set),
+    "practice:set_at": public(kwargs=_practice_set_at),
     "umpires:signup": public(post=200),
     "umpires:login": public(post=200),
     "umpires:logout": public(get=405, post=REDIRECT),
@@ -185,6 +237,53 @@ MATRIX: dict[str, Row] = {
     "umpires:history_csv": personal(),
     # Due reviews send the umpire to a question; none due shows when the next one is.
     "practice:review": personal(get=frozenset({200, 302})),
+    # Decision drills: anyone may drill (a visitor's set lives in their session); a set, a
+    # play and its answer are their owner's alone.
+    "drills:home": public(),
+    "drills:new": public(get=405, post=REDIRECT),
+    "drills:play": own_drill(_drill_set),
+    "drills:summary": own_drill(_drill_summary),
+    # The start, the answer and a replay are POSTs of the page's script: an empty one is
+    # refused (400) or, for the start, starts the play (200).
+    "drills:start": own_drill(_drill_item, get=405, post=frozenset({200, 400})),
+    "drills:answer": own_drill(_drill_item, get=405, post=frozenset({200, 400})),
+    "drills:replay": own_drill(_drill_item, get=405, post=frozenset({200, 400})),
+    # A course's drill set is started (POST) by a trainee of its cohort only: nobody here is in
+    # one, so every member gets 404 (the cohort's own trainee: tests/drills/test_assigned.py).
+    "drills:assigned": Row(
+        Expect(405, 405),
+        Expect(LOGIN, 404),
+        kwargs=lambda world, role: {"assignment_id": "424242"},
+    ),
+    # Calendars (polotrainer/notify): the page and its two buttons are the person's own; a feed
+    # address nobody was given is a 404; another's exam or assignment is a 404 (tests/notify).
+    "notify:calendar": personal(),
+    "notify:calendar_new": personal(get=405, post=REDIRECT),
+    "notify:calendar_stop": personal(get=405, post=REDIRECT),
+    "notify:feed": public(get=404, kwargs=lambda world, role: {"token": "not-a-feed"}),
+    "notify:exam_ics": personal(get=404, kwargs=lambda world, role: {"exam_id": "1"}),
+    "notify:assignment_ics": personal(get=404, kwargs=lambda world, role: {"assignment_id": "1"}),
+    # Invitations: instructors only (tests/notify/test_invitations.py has the cohorts); a link
+    # nobody was sent is a 404 to everyone.
+    "notify:cohort_invitations": Row(
+        Expect(LOGIN, 403), Expect(LOGIN, 403), kwargs=lambda world, role: {"cohort_id": "1"}
+    ),
+    "notify:invitation_resend": Row(
+        Expect(LOGIN, 403), Expect(LOGIN, 403), kwargs=lambda world, role: {"invitation_id": "1"}
+    ),
+    "notify:invitation_withdraw": Row(
+        Expect(LOGIN, 403), Expect(LOGIN, 403), kwargs=lambda world, role: {"invitation_id": "1"}
+    ),
+    "notify:invitation": public(get=404, post=404, kwargs=lambda world, role: {"token": "nope"}),
+    # A stop link that is not signed: 400 to everyone, nothing stopped (tests/notify).
+    "notify:stop": public(get=400, post=400, kwargs=lambda world, role: {"token": "x"}),
+    # Offline practice: the page and the worker are the same for everyone; a pack needs a scope
+    # (400 without one); the sync's GET is the page's state, its POST an outbox (400: none).
+    "service_worker": public(),
+    "offline:manifest": public(),
+    "offline:page": public(),
+    "offline:pack": public(get=400),
+    "offline:sync": public(get=200, post=400),
 }
 
 ROUTES = {route.name: route for route in routes()}
@@ -201,6 +300,7 @@ def delegated() -> set[str]:
     """URL names whose role x URL table lives with their app's tests, with that app's people
     (instructors, cohorts, exams, clinics): each of those tables fails on a URL of its app
     without a row, as this one does here."""
+    from tests.authoring.access import CASES as AUTHORING
     from tests.certificates.access import CASES as CERTIFICATES
     from tests.clinics.access import CASES as CLINICS
     from tests.courses.access import CASES as COURSES
@@ -209,6 +309,9 @@ def delegated() -> set[str]:
         {f"courses:{case.name}" for case in COURSES}
         | {f"certificates:{case.name}" for case in CERTIFICATES}
         | {f"clinics:{case.name}" for case in CLINICS}
+        | {f"authoring:{case.name}" for case in AUTHORING}
+        # The staff look-up (Django's admin): tests/lookup/test_access.py walks every one.
+        | {route.name for route in routes() if route.name.startswith("admin:")}
     )
 
 
@@ -249,8 +352,9 @@ def test_access(world: World, name: str, role: str, method: str):
     expect = row.get if method == "get" else row.post
     url, response = _send(world, route, row, role, role, method)
     _check(response, expect.of(role), role, world, f"{method.upper()} {url} as {role}")
-    if row.others is not None and role != "anonymous":
-        # The same URL naming another member's object: refused, and nothing of theirs shown.
+    if row.others is not None and role != "anonymous" and expect.of(role) != 405:
+        # The same URL naming another member's object: refused, and nothing of theirs shown
+        # (a method the URL never takes is refused first, whoever's object it names).
         other = "trainee_b" if role == "trainee_a" else "trainee_a"
         url, response = _send(world, route, row, role, other, method)
         _check(response, row.others, role, world, f"{method.upper()} {url} as {role}")

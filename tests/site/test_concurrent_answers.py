@@ -1,10 +1,11 @@
 """Answers under real concurrency: a server in its own processes, 40 clients at once.
 
-The app runs as in production (gunicorn, several worker processes with threads, DEBUG off) on
+The app runs as in production (scripts/serve.py: two worker processes, DEBUG off) on
 its own database: a SQLite file (an in-memory database fails at once under concurrency) or a
 PostgreSQL database of its own. 40 client threads send 200 answers together: from distinct
 umpires, from one umpire, the same form twice, and while `content load` rewrites every
-scenario. Nothing may be lost, nothing doubled, and no request may fail.
+scenario; and an exam's situation gets two of its questions saved at the same moment, 100
+times. Nothing may be lost, nothing doubled, and no request may fail.
 """
 
 import http.cookiejar
@@ -13,7 +14,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -21,54 +21,30 @@ from pathlib import Path
 
 import pytest
 
-from tests.servers import Database, free_port
+from tests import servers
+from tests.servers import Database, Server
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
 CLIENTS = 40
 ANSWERS = 200
+EXAM_ROUNDS = 100
 SLUG = "r21-ex1-safety-on-the-field"  # any bundled scenario; chosen below if it is gone
 
 
 class Site:
-    """The app served by gunicorn (2 workers, 8 threads each) on a database of its own."""
+    """The app served as in production (scripts/serve.py, 2 worker processes, each running
+    pages in its pool of threads) on a database of its own."""
 
     def __init__(self, tmp: Path) -> None:
         self.database = Database(tmp)
         self.env = self.database.env
         self.query = self.database.query
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.server = subprocess.Popen(
-            [
-                str(Path(PYTHON).with_name("gunicorn")),
-                "polotrainer.wsgi",
-                "--workers",
-                "2",
-                "--threads",
-                "8",
-                "--worker-class",
-                "gthread",
-                "--bind",
-                f"127.0.0.1:{self.port}",
-                "--log-level",
-                "warning",
-                "--config",
-                "/dev/null",
-            ],
-            env=self.env,
-            cwd=ROOT,
-        )
-        for _ in range(150):
-            try:
-                urllib.request.urlopen(self.base + "/healthz", timeout=1).read()
-                break
-            except OSError:
-                time.sleep(0.1)
+        self.server = Server(self.database, workers=2)
+        self.base = self.server.base
 
     def close(self) -> None:
-        self.server.terminate()
-        self.server.wait(timeout=20)
+        self.server.stop()
         self.database.drop()
 
 
@@ -99,13 +75,13 @@ class Browser:
         with self.opener.open(request, timeout=60) as response:
             return response.read().decode()
 
-    def post(self, path: str, form: dict[str, str]) -> tuple[int, str]:
+    def post(self, path: str, form: dict[str, str] | dict[str, list[str]]) -> tuple[int, str]:
         csrf = next(c.value for c in self.jar if c.name == "csrftoken")
         headers = {**self._headers(), "X-CSRFToken": csrf, "HX-Request": "true"}
         headers["HX-Target"] = "feedback"
         if self.session:
             headers["Cookie"] += f"; csrftoken={csrf}"
-        data = urllib.parse.urlencode(form).encode()
+        data = urllib.parse.urlencode(form, doseq=True).encode()
         request = urllib.request.Request(self.base + path, data=data, headers=headers)
         try:
             with self.opener.open(request, timeout=60) as response:
@@ -249,3 +225,36 @@ def test_answers_while_the_content_is_loaded_again_are_all_recorded(site):
     assert loads and set(loads) == {0}
     assert [status for status, _ in results] == [200] * ANSWERS
     assert _count(site, "loading")["attempts"] == ANSWERS
+
+
+def test_two_questions_of_one_exam_situation_saved_at_once_are_both_kept(site):
+    """What static/js/exam.js does when a phone comes back online and sends its pending answers
+    (and what two tabs do): each question's own form, at the same moment. 100 trainees, each
+    with a situation of two questions or more: both saves answered "Saved", both answers kept."""
+    rounds = servers.exam(site.database, "exam", EXAM_ROUNDS)
+    statuses = []
+    for sitting in rounds:
+        (slot,) = sitting["slots"]
+        page = f"/en/courses/exam/attempt/{sitting['attempt']}/"
+        browser = Browser(site.base, sitting["session"])
+        browser.get(page)  # its CSRF cookie
+        barrier = threading.Barrier(2)
+
+        def send(form, browser=browser, url=f"{page}q/{slot['position']}/", barrier=barrier):
+            barrier.wait()
+            return browser.post(url, form)
+
+        with ThreadPoolExecutor(2) as pool:
+            statuses += pool.map(send, slot["questions"][:2])
+    assert [status for status, _ in statuses] == [200] * 2 * EXAM_ROUNDS
+    assert all("Saved at" in body for _, body in statuses)
+    lost = site.query(
+        "from polotrainer.courses.exams.models import ExamSlot\n"
+        "from polotrainer.courses.exams import attempts\n"
+        "result = 0\n"
+        "for slot in ExamSlot.objects.filter(attempt__user__username__startswith='exam')"
+        ".select_related('scenario'):\n"
+        "    asked = [q.id for q in attempts.posed(slot, 'en').questions][:2]\n"
+        "    result += len(set(asked) - set(slot.given))\n"
+    )
+    assert lost == 0, f"{lost} of {2 * EXAM_ROUNDS} answers lost"

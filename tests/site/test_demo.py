@@ -17,33 +17,31 @@ from polotrainer import demo
 from polotrainer.certificates.models import Certificate, HolderName, Kind
 from polotrainer.certificates.verification import Status, verify_code
 from polotrainer.clinics.models import ClinicSession, Phase, Round
-from polotrainer.courses import assignments, exams, itemanalysis
+from polotrainer.courses import assignments
+from polotrainer.courses.exams import attempts, itemanalysis
+from polotrainer.courses.exams.models import Exam, ExamAttempt, ExamSlot
 from polotrainer.courses.models import (
     Assignment,
     AssignmentScenario,
     Cohort,
     Course,
-    Exam,
-    ExamAttempt,
-    ExamSlot,
-    InstructorRole,
     Membership,
     Observation,
 )
-from polotrainer.umpires.models import Attempt, DayActivity, Mode, Profile, ScenarioProgress
+from polotrainer.umpires.models import (
+    Attempt,
+    DayActivity,
+    InstructorRole,
+    Mode,
+    Profile,
+    ScenarioProgress,
+)
 from polotrainer.umpires.review import due_count
 from scenarios import quiz
 from scenarios.models import Scenario
 from tests.certificates.conftest import new_key
 
 pytestmark = pytest.mark.django_db
-# The demo's five passwords are hashed when made and checked by holds_demo(): quickly, here.
-FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 TABLES = (
@@ -83,7 +81,7 @@ def first_run(bundled_content, django_db_blocker) -> Iterator[str]:
     out = io.StringIO()
     with (
         django_db_blocker.unblock(),
-        override_settings(DEBUG=True, PASSWORD_HASHERS=FAST_HASHERS, **SIGNING),
+        override_settings(DEBUG=True, **SIGNING),
     ):
         call_command("demo", "--address", "http://127.0.0.1:8000/", stdout=out)
     return out.getvalue()
@@ -247,7 +245,7 @@ def test_the_closed_exam_has_one_pass_with_its_certificate_and_one_fail(first_ru
 
 def test_every_exam_answer_is_graded_on_its_frozen_variant(first_run):
     for slot in ExamSlot.objects.select_related("scenario"):
-        posed = quiz.pose(slot.scenario, slot.seed, "en", frozen=exams.frozen_variant(slot))
+        posed = quiz.pose(slot.scenario, slot.seed, "en", frozen=attempts.frozen_variant(slot))
         marked = {m.id: m.correct for m in quiz.grade(posed, slot.given)}
         assert {k: bool(v) for k, v in marked.items()} == slot.marks, slot.pk
 
@@ -262,7 +260,7 @@ def test_the_item_analysis_of_the_exam_computes(first_run):
 
 def test_an_exam_is_open_now_for_the_trainees(first_run):
     now = timezone.now()
-    (open_now,) = exams.open_for(user_named("sophie"), now)
+    (open_now,) = attempts.open_for(user_named("sophie"), now)
     assert open_now.title_en == demo.EXAM_OPEN["en"]
     assert not ExamAttempt.objects.filter(exam=open_now).exists()
 

@@ -20,11 +20,6 @@ ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.mark.django_db
 @pytest.mark.parametrize("args", [(), ("--reset",), ("--remove",)])
 def test_the_command_refuses_without_debug(settings, args):

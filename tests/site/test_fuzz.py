@@ -32,7 +32,6 @@ from django.utils.http import urlsafe_base64_encode
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.site.conftest import FAST_HASHER
 from tests.site.urlmap import Form, Route, forms_on, routes
 
 PASSWORD = "correct-horse-battery-staple-42"
@@ -113,18 +112,12 @@ class Site:
 ROUTES = routes()
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords():
-    with FAST_HASHER:
-        yield
-
-
 @pytest.fixture(scope="module")
 def site(bundled_content, django_db_blocker) -> Iterator[Site]:
     """The umpire and the crawl, made once for the module outside the tests' transactions."""
     from scenarios.models import Scenario
 
-    with django_db_blocker.unblock(), FAST_HASHER:
+    with django_db_blocker.unblock():
         umpire = get_user_model().objects.create_user(
             "umpire", email="umpire@example.org", password=PASSWORD
         )

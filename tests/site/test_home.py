@@ -7,17 +7,22 @@ import pytest
 from django.utils import formats, timezone, translation
 
 from polotrainer import demo
+from polotrainer.clinics.models import ClinicSession, Phase
+from polotrainer.courses.exams.models import ExamAttempt
 from polotrainer.umpires.review import due_count
 from scenarios.models import Section
-from tests.courses.conftest import enrol, make_cohort, make_course, person, set_assignment
+from tests.courses.conftest import (
+    PASSWORD,
+    enrol,
+    make_cohort,
+    make_course,
+    make_exam,
+    person,
+    set_assignment,
+)
 from tests.umpires.factories import answer, small_rulebook
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def form(html: str, action: str) -> str:
@@ -50,7 +55,7 @@ def test_the_join_form_on_the_home_page_leads_to_the_cohort(client):
     cohort = make_cohort(make_course(teacher))
     response = client.post("/en/courses/join/", {"code": cohort.join_code.lower()})
     assert response.status_code == 302
-    assert response["Location"] == f"/en/courses/join/{cohort.join_code}/"
+    assert response["Location"].startswith(f"/en/courses/join/{cohort.join_code}/?k=")
 
 
 def test_it_promises_only_what_works(client):
@@ -132,7 +137,13 @@ def test_signed_in_an_instructor_sees_their_cohorts_and_the_gradebook(client, co
     assert "Your cohorts" in html
     assert f'href="/en/courses/cohort/{cohort.pk}/gradebook/"' in html
     assert "2 trainees" in html
-    assert "Section 3.a: 1 of 2 trainees done, due" in html
+    assert "Section 3.a: 1 of 2 done, due" in html
+    # The verb agrees with those who finished: "1 allievi su 2 hanno finito" no more.
+    italian = client.get("/it/").content.decode()
+    assert "Sezione 3.a: 1 su 2 ha finito, scade il" in italian
+    answer(_bob, rulebook["3a-one"])
+    answer(_bob, rulebook["3a-two"])
+    assert "Sezione 3.a: 2 su 2 hanno finito" in client.get("/it/").content.decode()
     assert 'href="/en/courses/new/"' in html
     assert "The site's staff give you the instructor role" not in html
     # An instructor who does not practise is not told about reviews they never had.
@@ -152,6 +163,101 @@ def test_the_demo_log_ins_show_only_in_development(client, settings):
     html = client.get("/en/").content.decode()
     assert "Demo data loaded" in html and demo.PASSWORD in html
     assert all(f"<code>{name}</code>" in html for name in demo.USERNAMES)
+    # Roles in words that fit anyone: Anna is not "allievo", Giulia is not "istruttore".
+    italian = client.get("/it/").content.decode()
+    assert "· partecipante</li>" in italian and "· allievo<" not in italian
     settings.DEBUG = False
     html = client.get("/en/").content.decode()
     assert "Demo data loaded" not in html and demo.PASSWORD not in html
+
+
+@pytest.fixture
+def teaching(course_story):
+    """Ines's cohort with an exam open (Alice submitted), one coming, one closed last week and
+    one closed long ago; a clinic in the lobby and one ended; Ivan's exam and clinic."""
+    rulebook, teacher, alice, _bob, cohort, _work = course_story
+    now = timezone.now()
+    scenarios = [rulebook["3a-one"]]
+    exams = {
+        "open": make_exam(cohort, scenarios, title_en="Final exam"),
+        "coming": make_exam(
+            cohort,
+            scenarios,
+            title_en="Resit exam",
+            opens_at=now + timedelta(days=3),
+            closes_at=now + timedelta(days=4),
+        ),
+        "closed": make_exam(
+            cohort,
+            scenarios,
+            title_en="Mid-course exam",
+            opens_at=now - timedelta(days=8),
+            closes_at=now - timedelta(days=7),
+        ),
+        "old": make_exam(
+            cohort,
+            scenarios,
+            title_en="Last year's exam",
+            opens_at=now - timedelta(days=300),
+            closes_at=now - timedelta(days=299),
+        ),
+    }
+    ExamAttempt.objects.create(
+        exam=exams["open"], user=alice, started_at=now, deadline=now, finished_at=now
+    )
+    ivan = person("ivan", instructor=True, name="Ivan")
+    make_exam(
+        make_cohort(make_course(ivan, "Arena course"), "Winter"), scenarios, title_en="Ivan's exam"
+    )
+    clinics = {
+        "lobby": ClinicSession.objects.create(
+            instructor=teacher, title="Saturday clinic", pin="111111"
+        ),
+        "ended": ClinicSession.objects.create(
+            instructor=teacher, title="Last month's clinic", pin="222222", phase=Phase.ENDED
+        ),
+    }
+    ClinicSession.objects.create(instructor=ivan, title="Ivan's clinic", pin="333333")
+    return teacher, exams, clinics
+
+
+def test_an_instructor_signs_in_to_their_cohorts_exams_and_clinics(client, teaching):
+    _teacher, exams, clinics = teaching
+    response = client.post("/en/account/login/", {"username": "ines", "password": PASSWORD})
+    assert response["Location"] == "/en/start/"
+    response = client.get(response["Location"])
+    assert response.status_code == 302 and response["Location"] == "/en/"
+    html = client.get("/en/").content.decode()
+    assert "<h1>Your courses and clinics</h1>" in html
+    cohorts, exams_at, clinics_at, practice = (
+        html.index(f'id="{name}"')
+        for name in ("teaching-title", "exams-taught-title", "clinics-title", "own-practice-title")
+    )
+    assert cohorts < exams_at < clinics_at < practice  # their own practice below
+    taught = html[exams_at:clinics_at]
+    for state in ("open", "coming", "closed"):
+        assert f'href="/en/courses/exam/{exams[state].pk}/results/"' in taught, state
+    assert taught.index("Final exam") < taught.index("Resit exam") < taught.index("Mid-course")
+    assert "1 of 2 submitted" in taught and "open now" in taught
+    assert "Last year's exam" not in html and "Ivan's exam" not in html
+    running = html[clinics_at:practice]
+    assert f'href="/en/clinics/{clinics["lobby"].pk}/"' in running and "PIN 111111" in running
+    assert "Last month's clinic" not in running and "Ivan's clinic" not in running
+    assert 'href="/en/practice/"' in html[practice:] and 'href="/en/me/"' in html[practice:]
+    it = client.get("/it/").content.decode()
+    assert "<h1>I tuoi corsi e le tue clinic</h1>" in it and "1 su 2 ha consegnato" in it
+
+
+def test_a_trainee_signs_in_to_their_progress(client, course_story):
+    response = client.post("/en/account/login/", {"username": "alice", "password": PASSWORD})
+    assert client.get(response["Location"])["Location"] == "/en/me/"
+    html = client.get("/en/").content.decode()
+    assert "<h1>What is due</h1>" in html and "Your own practice" not in html
+
+
+def test_an_instructor_with_nothing_yet_is_shown_where_to_begin(client):
+    small_rulebook()
+    client.force_login(person("nina", instructor=True))
+    html = client.get("/en/").content.decode()
+    assert "You do not teach a course yet." in html and 'href="/en/courses/new/"' in html
+    assert "No clinic waiting or running." in html and 'href="/en/clinics/new/"' in html

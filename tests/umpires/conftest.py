@@ -6,12 +6,6 @@ from tests.umpires.factories import small_rulebook
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    # Hashing strength is Django's concern, not these tests'; MD5 makes logins instant.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def _mail_configured(settings):
     # These tests follow a site that sends mail; the one without is tested on its own.
     settings.MAIL_ENABLED = True

@@ -41,7 +41,7 @@ def visit_as_visitor(client, scenario):
 def test_signup_creates_the_account_logs_in_and_keeps_the_language(client):
     response = client.post("/en/account/signup/", signup_data())
     assert response.status_code == 302
-    assert response["Location"] == "/en/me/"
+    assert response["Location"] == "/en/start/"
     user = User.objects.get(username="dora")
     assert user.profile.language == "en"
     assert user.profile.display_name == "Dora"
@@ -137,7 +137,7 @@ def test_login_carries_the_visitors_answers_and_goes_on_in_the_profile_language(
     attempt = visit_as_visitor(client, rulebook["3a-one"])
     response = client.post("/en/account/login/", {"username": "alice", "password": password})
     assert response.status_code == 302
-    assert response["Location"] == "/it/me/"
+    assert response["Location"] == "/it/start/"
     assert response.cookies["django_language"].value == "it"
     attempt.refresh_from_db()
     assert attempt.user == trainee and attempt.visitor == ""
@@ -153,7 +153,7 @@ def test_login_follows_a_safe_next_and_ignores_an_offsite_one(client, trainee, p
         "/en/account/login/",
         {"username": "alice", "password": password, "next": "https://evil.example/"},
     )
-    assert evil["Location"] == "/en/me/"
+    assert evil["Location"] == "/en/start/"
 
 
 def test_login_is_paused_after_five_wrong_passwords(client, trainee, password):

@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection, connections
 
+from polotrainer.umpires import progress
 from polotrainer.umpires.models import Attempt, DayActivity, ScenarioProgress
 from polotrainer.umpires.progress import PRACTICE, Answer, Answers, Person, record_answers
 from tests.umpires.factories import small_rulebook
@@ -86,3 +87,19 @@ def test_many_users_and_the_same_form_twice():
     for user in users:
         progress = ScenarioProgress.objects.get(user=user)
         assert progress.answers == 1
+
+
+def test_two_rebuilds_of_one_users_aggregates_at_once_count_every_answer_once():
+    """Two exams released together (cron and a page), a policy change while one is released:
+    each rebuilds the trainee's aggregates. Neither may count the answers on top of the
+    rows the other has just rebuilt."""
+    scenarios = small_rulebook()
+    user = get_user_model().objects.create_user("rebuilt")
+    for n, scenario in enumerate(list(scenarios.values()) * 5):
+        first_answer(user.pk, scenario.pk, n)()
+    for _round in range(5):
+        race([lambda: progress.rebuild(user.pk)] * 2)
+        assert (
+            sum(ScenarioProgress.objects.filter(user=user).values_list("answers", flat=True)) == 20
+        )
+        assert DayActivity.objects.get(user=user).answers == 20

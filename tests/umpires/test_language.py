@@ -23,7 +23,7 @@ def test_a_page_in_the_other_language_is_served_in_the_language_of_its_url(itali
 def test_log_in_lands_in_the_profiles_language(client, trainee, password):
     Profile.objects.create(user=trainee, language="it")
     response = client.post("/en/account/login/", {"username": "alice", "password": password})
-    assert response["Location"] == "/it/me/"
+    assert response["Location"] == "/it/start/"
     assert response.cookies["django_language"].value == "it"
 
 

@@ -1,12 +1,17 @@
 """Throttling: guessing and bulk sign-ups are slowed; the real umpire is never locked out."""
 
+from datetime import timedelta
+
 import pytest
 from axes.models import AccessAttempt
 from django.contrib.auth import get_user_model
 from django.core import mail
-from django.test import RequestFactory
+from django.test import Client, RequestFactory
+from django.utils import timezone
 
+from polotrainer.throttle import devices
 from polotrainer.throttle.addresses import client_ip
+from polotrainer.throttle.models import Hit
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -109,27 +114,117 @@ def test_guesses_from_many_addresses_stop_new_addresses_but_not_the_umpires_own(
     client, alice_at_home, password, settings
 ):
     settings.LOGIN_USERNAME_LIMIT = 8
-    spray_addresses(client, "alice", 8)
-    # A new address, even with the right password, is refused now...
-    response = login(client, "alice", password, "192.0.2.200")
-    assert response.status_code == 429 and not logged_in(client)
+    spray_addresses(Client(), "alice", 8)
+    # A new address, even with the right password, is refused now (in a browser she never
+    # logged in from)...
+    laptop = Client()
+    response = login(laptop, "alice", password, "192.0.2.200")
+    assert response.status_code == 429 and not logged_in(laptop)
     assert response.context["pause"] == "account"
-    # ...but at home Alice logs in as always.
-    assert login(client, "alice", password, HOME).status_code == 302
-    assert logged_in(client)
+    # ...but at home Alice logs in as always, whatever the browser.
+    assert login(laptop, "alice", password, HOME).status_code == 302
+    assert logged_in(laptop)
 
 
 def test_a_password_reset_ends_the_accounts_pause(client, alice_at_home, settings):
     import re
 
     settings.LOGIN_USERNAME_LIMIT = 4
-    spray_addresses(client, "alice", 4)
+    spray_addresses(Client(), "alice", 4)
+    client = Client()  # a browser she never logged in from
     assert login(client, "alice", "whatever", "192.0.2.200").status_code == 429
     client.post("/en/account/password/reset/", {"email": "alice@example.org"})
     link = re.search(r"https?://[^/]+(/\S+)", mail.outbox[-1].body).group(1)
     form = client.get(link, follow=True)
     client.post(form.redirect_chain[-1][0], {"new_password1": STRONG, "new_password2": STRONG})
     assert login(client, "alice", STRONG, "192.0.2.200").status_code == 302
+
+
+# --- the device cookie: a browser where the person logged in before ------------------------------
+
+CAFE, CLUB = "192.0.2.200", "198.51.100.77"
+
+
+@pytest.fixture
+def alices_phone(trainee, password):
+    """The browser on Alice's phone, where she logged in before (at home)."""
+    phone = Client()
+    assert login(phone, "alice", password, HOME).status_code == 302
+    phone.post("/en/account/logout/", REMOTE_ADDR=HOME)
+    return phone
+
+
+def test_20_wrong_passwords_from_anywhere_do_not_lock_alice_out_of_her_own_browser(
+    alices_phone, password, settings
+):
+    spray_addresses(Client(), "alice", settings.LOGIN_USERNAME_LIMIT)
+    # A browser she never used, at the café, is refused for the day: the limit holds.
+    stranger = Client()
+    paused = login(stranger, "alice", password, CAFE)
+    assert paused.status_code == 429 and paused.context["pause"] == "account"
+    # Her phone, at the same café (an address she never logged in from), logs her in.
+    response = login(alices_phone, "alice", password, CAFE)
+    assert response.status_code == 302 and logged_in(alices_phone)
+
+
+def test_a_guesser_at_alices_address_does_not_pause_her_browser(alices_phone, password):
+    guesser = Client()
+    for _ in range(8):
+        login(guesser, "alice", "wrong", CLUB)
+    assert login(guesser, "alice", password, CLUB).status_code == 429
+    assert login(alices_phone, "alice", password, CLUB).status_code == 302
+
+
+def test_the_device_cookie_is_long_lived_httponly_and_secure_on_the_internet_profile(
+    client, trainee, password, settings
+):
+    settings.SESSION_COOKIE_SECURE = True
+    login(client, "alice", password, HOME)
+    cookie = client.cookies[devices.COOKIE]
+    assert cookie["httponly"] and cookie["secure"] and cookie["samesite"] == "Lax"
+    assert int(cookie["max-age"]) >= 365 * 24 * 3600
+    assert "alice" not in cookie.value  # nobody is named in clear
+
+
+def test_a_device_cookie_for_another_username_does_not_help(client, trainee, password, settings):
+    User.objects.create_user("bob", password=password)
+    assert login(client, "bob", password, HOME).status_code == 302
+    client.post("/en/account/logout/", REMOTE_ADDR=HOME)
+    spray_addresses(Client(), "alice", settings.LOGIN_USERNAME_LIMIT)
+    assert login(client, "alice", password, CAFE).status_code == 429
+    assert not logged_in(client)
+
+
+def test_a_tampered_device_cookie_is_ignored(alices_phone, password, settings):
+    spray_addresses(Client(), "alice", settings.LOGIN_USERNAME_LIMIT)
+    value = alices_phone.cookies[devices.COOKIE].value
+    alices_phone.cookies[devices.COOKIE] = value[:-2] + ("AA" if value[-2:] != "AA" else "BB")
+    assert login(alices_phone, "alice", password, CAFE).status_code == 429
+
+
+def test_the_device_cookies_own_wrong_passwords_are_limited(alices_phone, password, settings):
+    spray_addresses(Client(), "alice", settings.LOGIN_USERNAME_LIMIT)
+    # A wrong password on her own phone says so (no pause), and the right one still works...
+    wrong = login(alices_phone, "alice", "wrong", CAFE)
+    assert wrong.status_code == 200 and "correct username and password" in wrong.content.decode()
+    # ...but whoever holds the phone gets AXES_FAILURE_LIMIT guesses, then the pause like anyone.
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        login(alices_phone, "alice", "wrong", CAFE)
+    refused = login(alices_phone, "alice", password, CAFE)
+    assert refused.status_code == 429 and not logged_in(alices_phone)
+    # The day over, her phone is trusted again (its count is by nonce, in the database).
+    later = timezone.now() - devices.WINDOW - timedelta(minutes=1)
+    Hit.objects.filter(bucket=devices.BUCKET).update(at=later)
+    assert login(alices_phone, "alice", password, CAFE).status_code == 302
+
+
+def test_two_people_on_one_browser_are_both_remembered(client, trainee, password, settings):
+    User.objects.create_user("bob", password=password)
+    for name in ("alice", "bob"):
+        assert login(client, name, password, HOME).status_code == 302
+        client.post("/en/account/logout/", REMOTE_ADDR=HOME)
+    spray_addresses(Client(), "alice", settings.LOGIN_USERNAME_LIMIT)
+    assert login(client, "alice", password, CAFE).status_code == 302
 
 
 # --- limit 3: one address, many usernames -----------------------------------------------------

@@ -47,7 +47,10 @@ class Command(BaseCommand):
             found = f"{count} fairness problem{'' if count == 1 else 's'} (listed above)"
             raise CommandError(f"{found}: nothing was loaded" if action == "load" else found)
         if action == "load":
-            report = load(content)
+            try:
+                report = load(content)
+            except ContentError as exc:
+                raise CommandError(f"{exc}: nothing was loaded") from None
             self.stdout.write(
                 self.style.SUCCESS(
                     f"loaded: {report.created} new, {report.updated} updated, "

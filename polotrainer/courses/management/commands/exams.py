@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils import timezone
 
-from polotrainer.courses import exams
+from polotrainer.courses.exams import attempts
 
 
 class Command(BaseCommand):
@@ -19,7 +19,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, action: str, **options: Any) -> None:
         now = timezone.now()
-        done = exams.finish_overdue(now)
-        released = exams.release_due(now)
+        done = attempts.finish_overdue(now)
+        released = attempts.release_due(now)
         self.stdout.write(f"{done} attempt(s) submitted at their deadline")
         self.stdout.write(f"{released} closed exam(s) counted into the trainees' progress")

@@ -1,0 +1,109 @@
+"""Decision time: how fast an umpire calls a play in the drills, per section of the rulebook.
+
+Every drill answer is recorded with its decision time (Attempt.decision_ms: from the moment
+the scene stopped, the whistle due, to the answer). A variant counts once, whatever number of
+questions it asked: right only if every answer was, and its time is its questions' (one
+answer, one time). "Fast and right" is right within FAST_MS; "slow and right" is right but
+later; a time-out is wrong with no choice (its answers are empty).
+"""
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from statistics import median
+
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+
+from polotrainer.umpires.models import Attempt, Mode
+from scenarios.models import Section
+
+#: A call within this many milliseconds of the stop is fast: umpires whistle in a second or two.
+FAST_MS = 2000
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """One section's drill answers: how many, how right, how fast."""
+
+    section: Section
+    answered: int
+    fast_right: int
+    slow_right: int
+    wrong: int
+    timed_out: int
+    median_ms: int
+
+    @property
+    def median_seconds(self) -> float:
+        return self.median_ms / 1000
+
+
+@dataclass(frozen=True)
+class Call:
+    """One variant called in a drill: its section, right or not, its time, when."""
+
+    section_id: int
+    right: bool
+    ms: int
+    timed_out: bool
+    at: datetime
+
+
+#: An answer as `calls` reads it: section id, drill item (context id), correct, decision ms,
+#: the answer given (None for a time-out) and when it was recorded.
+Row = tuple[int, int | None, bool, int | None, object, datetime]
+
+
+def calls(rows: Iterable[Row]) -> list[Call]:
+    """Answers grouped into calls, one per variant (drill item): right only if every answer
+    was, its time and moment its first answer's."""
+    variants: dict[tuple[int, int | None], list[tuple[bool, int, bool, datetime]]] = defaultdict(
+        list
+    )
+    for section_id, item, correct, ms, answer, at in rows:
+        variants[(section_id, item)].append((bool(correct), int(ms or 0), answer is None, at))
+    return [
+        Call(
+            section_id=section_id,
+            right=all(c for c, _ms, _none, _at in answers),
+            ms=answers[0][1],
+            timed_out=all(none for _c, _ms, none, _at in answers),
+            at=min(at for _c, _ms, _none, at in answers),
+        )
+        for (section_id, _item), answers in variants.items()
+    ]
+
+
+def drill_rows(**filters: object) -> "QuerySet[Attempt, Row]":
+    """Drill answers with a decision time, as `calls` reads them (filtered by `filters`)."""
+    return (
+        Attempt.objects.filter(mode=Mode.DRILL, decision_ms__isnull=False, **filters)
+        .values_list(
+            "scenario__section_id", "context_id", "correct", "decision_ms", "answer", "created_at"
+        )
+        .order_by()
+    )
+
+
+def per_section(user: User) -> list[Decisions]:
+    """The user's drill answers per section, the slowest median first; one query (+ sections)."""
+    by_section: dict[int, list[Call]] = defaultdict(list)
+    for call in calls(drill_rows(user=user)):
+        by_section[call.section_id].append(call)
+    sections = Section.objects.in_bulk(list(by_section))
+    out = []
+    for section_id, made in by_section.items():
+        out.append(
+            Decisions(
+                section=sections[section_id],
+                answered=len(made),
+                fast_right=sum(1 for c in made if c.right and c.ms <= FAST_MS),
+                slow_right=sum(1 for c in made if c.right and c.ms > FAST_MS),
+                wrong=sum(1 for c in made if not c.right and not c.timed_out),
+                timed_out=sum(1 for c in made if c.timed_out),
+                median_ms=round(median(c.ms for c in made)),
+            )
+        )
+    return sorted(out, key=lambda d: (-d.median_ms, d.section.ref))

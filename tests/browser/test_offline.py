@@ -1,0 +1,178 @@
+"""Practice with no signal, in a real browser: the service worker serves the page offline, the
+answers wait in IndexedDB, and come back online recorded once, at their times."""
+
+import time
+
+import pytest
+from django.test import Client
+
+from polotrainer.offline.models import SyncedEntry
+from polotrainer.umpires.models import Attempt, DayActivity, ScenarioProgress
+from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.support import assert_accessible, shoot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ANSWERED = 20
+
+# Fills the current question's form with the pack's right answer (every second one wrong where
+# the kind allows it), reading the key the page stored in IndexedDB.
+FILL = """async (wrong) => {
+  const article = document.querySelector('[data-offline-question]');
+  const token = article.getAttribute('data-token');
+  const packs = await window.PolotrainerOffline.store.all('packs');
+  const variant = packs.flatMap(p => p.variants).find(v => v.token === token);
+  const kinds = [];
+  for (const key of variant.key) {
+    kinds.push(key.type);
+    const named = (n) => article.querySelectorAll(`[name="${n}"]`);
+    if (key.type === 'choice' || key.type === 'bool') {
+      const pick = wrong ? key.options.find(o => o !== key.right[0]) : key.right[0];
+      [...named(key.name)].find(i => i.value === pick).checked = true;
+    } else if (key.type === 'multi' || key.type === 'players') {
+      for (const box of named(key.name)) box.checked = key.right.includes(box.value);
+    } else if (key.type === 'order') {
+      key.options.forEach((o, i) => { named(`${key.name}-${o}`)[0].value = key.right[i]; });
+    } else if (key.type === 'number') {
+      named(key.name)[0].value = wrong ? String(Number(key.right[0]) + 50) : key.right[0];
+    } else if (key.type === 'place') {
+      named(`${key.name}-along`)[0].value = key.right[0];
+      named(`${key.name}-across`)[0].value = key.right[1];
+    }
+  }
+  return kinds;
+}"""
+
+
+def signed_in(browser, live_server, user, viewport):
+    context = browser.new_context(viewport=viewport, base_url=live_server.url)
+    client = Client()
+    client.force_login(user)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    return context
+
+
+def install(page, lang):
+    page.goto(f"/{lang}/offline/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    # The first load is not controlled yet: a reload is, once the worker is active.
+    page.reload()
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+
+
+def count(page, store):
+    return page.evaluate(f"window.PolotrainerOffline.store.count('{store}')")
+
+
+def wait_count(page, store, expected, seconds=30):
+    for _n in range(int(seconds * 10)):
+        if count(page, store) == expected:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"{store}: {count(page, store)} != {expected}")
+
+
+def download_due(page, times):
+    for n in range(times):
+        page.locator("form[data-needs-account] button").click()
+        wait_count(page, "packs", n + 1)
+
+
+def outbox(page):
+    return page.evaluate("window.PolotrainerOffline.store.count('outbox')")
+
+
+def test_answers_given_offline_are_recorded_once_with_their_times(
+    browser, live_server, content, trainee
+):
+    from tests.scenarios.conftest import ORDER, make_scenario
+
+    make_scenario(ORDER)
+    context = signed_in(browser, live_server, trainee, DESKTOP)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(error))
+    install(page, "en")
+    page.locator("form[data-needs-account]:not([hidden])").wait_for()
+    download_due(page, 4)  # 5 scenarios each: 20 questions
+    assert page.locator("[data-pack-list] li").count() == 4
+    assert "5 questions" in page.locator("[data-pack-list]").inner_text()
+    context.set_offline(True)
+    page.reload()  # from the service worker
+    assert page.locator("#offline").count() == 1
+    kinds = set()
+    times = []
+    for n in range(ANSWERED):
+        if n == 10:
+            # Closed and opened again: the outbox is on the device, not in the page.
+            page.close()
+            page = context.new_page()
+            page.goto("/en/offline/")
+        shown = page.locator("[data-offline-question]").get_attribute("data-token")
+        page.locator("[data-start]:visible, [data-next]:visible").first.click()
+        page.wait_for_function(
+            "(shown) => document.querySelector('[data-offline-question]')"
+            ".getAttribute('data-token') !== shown",
+            arg=shown,
+        )
+        kinds |= set(page.evaluate(FILL, n % 2 == 1))
+        times.append(int(time.time() * 1000))
+        page.locator("form[data-offline-quiz] button[type=submit]").click()
+        page.locator("[data-feedback] #feedback-heading").wait_for()
+        if n == 0:
+            shoot(page, "offline-feedback-en-desktop")
+        assert outbox(page) == n + 1
+        time.sleep(0.05)
+    assert kinds == {"choice", "bool", "multi", "players", "order", "number", "place"}
+    assert page.locator("[data-outbox-badge]").inner_text().startswith("20 answers waiting")
+    assert Attempt.objects.count() == 0
+    shoot(page, "offline-waiting-en-desktop")
+    # A tampered entry: its right answer changed on the device.
+    page.evaluate(
+        """async () => {
+          const store = window.PolotrainerOffline.store;
+          const entries = await store.all('outbox');
+          const forged = {...entries[0], id: crypto.randomUUID()};
+          const first = Object.keys(forged.right)[0];
+          forged.right = {...forged.right, [first]: ['forged']};
+          await store.put('outbox', forged);
+        }"""
+    )
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_function("window.PolotrainerOffline.store.count('outbox').then(n => n === 0)")
+    badge = page.locator("[data-outbox-badge]")
+    badge.filter(has_text="20 answers recorded").wait_for()
+    assert "1 answer refused" in badge.inner_text()
+    assert SyncedEntry.objects.count() == ANSWERED
+    entries = list(SyncedEntry.objects.order_by("answered_at"))
+    # Each at the time it was given (to the second: the page stamps it as it records).
+    for given, at in zip(times, entries, strict=True):
+        assert abs(at.answered_at.timestamp() * 1000 - given) < 2000
+    attempts = Attempt.objects.filter(user=trainee)
+    assert attempts.values("seed").distinct().count() == ANSWERED
+    assert ScenarioProgress.objects.filter(user=trainee, card__isnull=False).count() == 5
+    assert DayActivity.objects.get(user=trainee).answers == attempts.count()
+    assert errors == []
+    # Sent again (another tab, a retry): nothing more.
+    page.reload()
+    page.wait_for_timeout(300)
+    assert SyncedEntry.objects.count() == ANSWERED
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+@pytest.mark.parametrize(("viewport", "size"), [(PHONE, "phone"), (DESKTOP, "desktop")])
+def test_the_offline_page_reads_well(browser, live_server, content, lang, viewport, size):
+    context = browser.new_context(viewport=viewport, base_url=live_server.url)
+    page = context.new_page()
+    page.goto(f"/{lang}/offline/?rule=37")
+    page.locator("form[data-download]").first.locator("button").click()
+    page.locator("[data-pack-list] li").first.wait_for()
+    page.locator("[data-start]").click()
+    page.locator("form[data-offline-quiz]").wait_for()
+    assert_accessible(page)
+    shoot(page, f"offline-{lang}-{size}")
+    context.close()

@@ -1,0 +1,170 @@
+"""The projector fits the screen it is on: every phase of every kind of round, read from the back
+of a room, without scrolling, on the screens a club has (1024x768, 1280x720, 1920x1080), in
+both languages; on a phone it may scroll down but never sideways.
+
+One clinic, one round of each kind (choice, multi, order, number, players, place), each the
+longest of its kind in the bundled content; three phones answer over HTTP so that every reveal
+has its bars, its histogram, its orders and its spots. Two projector pages (Italian, English)
+follow the clinic over the event stream; each is checked at every size at every step.
+"""
+
+import re
+
+import httpx
+import pytest
+
+from tests import servers as server
+from tests.browser.support import contrast_problems, shoot
+
+SCREENS = [(1024, 768), (1280, 720), (1920, 1080)]
+PHONE = (360, 740)
+WAIT = 8000  # ms
+#: The longest round of each kind in the bundled content (situation, questions, reasons).
+ROUNDS = {
+    "r3-removed-player-remains-qualified": "choice",
+    "rp-what-else-may-be-awarded": "multi",
+    "order-p7-removal": "order",
+    "p7-ceiling-ex2-handicap-goals": "number",
+    "pos-p3-undefended": "players",
+    "rp-penalty-1-or-2-where": "place",
+}
+#: Text of the round smaller than this share of the screen's height is not read from the back
+#: of a room (12 px at 768, 17 px at 1080): the longest rounds come near it, most stay far above.
+SMALLEST_TEXT = 0.016
+
+#: What does not fit: the page scrolling either way, a region whose content is cut, the
+#: controls off the screen or over the round, text too small to read from the back.
+MISFIT = """(smallest) => {
+  const doc = document.documentElement, out = [];
+  const down = doc.scrollHeight - innerHeight, sideways = doc.scrollWidth - innerWidth;
+  if (down > 1) out.push(`scrolls down ${down}px`);
+  if (sideways > 1) out.push(`scrolls sideways ${sideways}px`);
+  for (const el of document.querySelectorAll("#stage [data-fit-box]")) {
+    if (el.scrollHeight > el.clientHeight + 1)
+      out.push(`${el.className} cut by ${el.scrollHeight - el.clientHeight}px`);
+  }
+  const controls = document.querySelector("#stage .controls");
+  if (controls) {
+    const box = controls.getBoundingClientRect();
+    if (box.bottom > innerHeight + 1) out.push(`controls end ${Math.round(box.bottom)}px down`);
+    for (const el of document.querySelectorAll("#stage [data-fit-box]")) {
+      if (el.getBoundingClientRect().bottom > box.top + 1) out.push("controls over the round");
+    }
+  }
+  const words = "#stage [data-fit-box] :is(p, li, td, h1, h2), #stage .stage-head h1";
+  for (const el of document.querySelectorAll(words)) {
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (el.checkVisibility() && el.textContent.trim() && size < smallest * innerHeight)
+      out.push(`${el.tagName.toLowerCase()}.${el.className} at ${size}px`);
+  }
+  return [...new Set(out)].slice(0, 6).join("; ");
+}"""
+
+
+def _phone(base: str, pin: str, nickname: str) -> httpx.Client:
+    client = httpx.Client(
+        base_url=base,
+        cookies={"csrftoken": server.CSRF},
+        headers={"X-CSRFToken": server.CSRF, "Referer": base + "/"},
+        timeout=30,
+    )
+    joined = client.post(f"/en/play/{pin}/", data={"nickname": nickname})
+    assert joined.status_code == 302, joined.text[:300]
+    return client
+
+
+def _fitted(page, width: int, height: int) -> None:
+    """Resize the window and wait for the projector to lay its stage out for it."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_function(
+        """([w, h]) => {
+          const live = document.getElementById("live");
+          const stage = live.querySelector("[data-version]");
+          // (A page without the fitting script has nothing to wait for.)
+          return live.dataset.fitted === `${w}x${h}:${stage.dataset.version}`
+            || live.dataset.fitted === undefined;
+        }""",
+        arg=[width, height],
+        timeout=WAIT,
+    )
+
+
+@pytest.fixture(scope="module")
+def room(browser, served):
+    """A clinic of one round of each kind, two projector pages (it, en) and three phones."""
+    database, running = served
+    clinic = server.setup(database, list(ROUNDS))
+    forms = server.forms(database, clinic["id"])
+    assert {f["slug"] for f in forms.values()} == set(ROUNDS)
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, base_url=running.base)
+    context.add_cookies([{"name": "sessionid", "value": clinic["session"], "url": running.base}])
+    pages = {}
+    for lang in ("it", "en"):
+        pages[lang] = context.new_page()
+        pages[lang].goto(f"/{lang}/clinics/{clinic['id']}/")
+    phones = [_phone(running.base, clinic["pin"], n) for n in ("Anna", "Ben", "Chiara")]
+    yield clinic, forms, pages, phones
+    for phone in phones:
+        phone.close()
+    context.close()
+
+
+def test_every_phase_of_every_round_fits_every_projector(room):
+    """No scrolling, nothing cut, the controls below the round, type readable from the back,
+    and WCAG's enhanced contrast (7:1 for text: no mid-tone that washes out on a projector)."""
+    clinic, forms, pages, phones = room
+    misfits: list[str] = []
+
+    def check(step: str, shots: bool = True, contrast: bool = False, screens=SCREENS) -> None:
+        version = pages["en"].locator("#stage [data-version]").get_attribute("data-version")
+        for lang, page in pages.items():
+            page.wait_for_selector(f"#stage [data-version='{version}']", timeout=WAIT)
+            # Italian, the longer, on every screen; English on the two smaller ones.
+            for width, height in screens if lang == "it" else screens[:2]:
+                _fitted(page, width, height)
+                found = page.evaluate(MISFIT, SMALLEST_TEXT)
+                if found:
+                    misfits.append(f"{lang} {width}x{height} {step}: {found}")
+                if shots and (
+                    (width, height) == (1280, 720) or (lang == "it" and "reveal" in step)
+                ):
+                    shoot(page, f"projector-{lang}-{width}x{height}-{step}")
+                if contrast and lang == "en" and (width, height) == (1280, 720):
+                    misfits.extend(f"{lang} {step}: {p}" for p in contrast_problems(page))
+            page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+            sideways = page.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
+            if sideways > 1:
+                misfits.append(f"{lang} 360px {step}: scrolls sideways {sideways}px")
+
+    def control(label: re.Pattern[str]) -> None:
+        pages["en"].set_viewport_size({"width": 1280, "height": 720})
+        pages["en"].locator("#stage .controls").get_by_role("button", name=label).click()
+
+    check("lobby", contrast=True)
+    control(re.compile("Show the first round"))
+    for position in sorted(forms):
+        kind = ROUNDS[forms[position]["slug"]]
+        pages["en"].wait_for_selector("#stage [data-phase='open']", timeout=WAIT)
+        check(f"{position}-{kind}-open", contrast=position == 1)
+        for phone, verdict in zip(phones, ("right", "right", "wrong"), strict=True):
+            sent = phone.post(f"/en/play/{clinic['pin']}/answer/", data=forms[position][verdict])
+            assert sent.status_code == 302, sent.text[:300]
+        control(re.compile("Close answers"))
+        pages["en"].wait_for_selector("#stage [data-phase='closed']", timeout=WAIT)
+        # Closed: the open round's screen, "answers closed" added.
+        check(f"{position}-{kind}-closed", shots=False, screens=SCREENS[:1])
+        control(re.compile("Reveal"))
+        pages["en"].wait_for_selector("#stage [data-phase='revealed']", timeout=WAIT)
+        check(f"{position}-{kind}-reveal", contrast=True)
+        if position in (1, max(forms)):
+            control(re.compile("Leaderboard"))
+            pages["en"].wait_for_selector("#stage [data-phase='leaderboard']", timeout=WAIT)
+            check(f"{position}-leaderboard", contrast=position == 1)
+        if position < max(forms):
+            control(re.compile("Next round"))
+    control(re.compile("End the clinic"))
+    pages["en"].wait_for_selector("#stage [data-phase='ended']", timeout=WAIT)
+    check("ended", contrast=True)
+    assert not misfits, "\n".join(misfits)

@@ -1,0 +1,274 @@
+"""How the site is served (polotrainer/serving.py): one ASGI application, the event streams on
+Django's ASGI handler, every other request on Django's WSGI handler in a bounded pool of
+threads; and a client that goes away mid-request, which is never an error.
+"""
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.core.asgi import get_asgi_application
+from django.core.wsgi import get_wsgi_application
+from django.utils.module_loading import import_string
+
+from polotrainer.serving import Dispatch, environ
+from tests import aio
+
+
+def scope(path: str, method: str = "GET", headers: list[tuple[bytes, bytes]] | None = None):
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1"), *(headers or [])],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8000),
+    }
+
+
+class Client:
+    """One request to an ASGI app: the body it sends, and the messages it gets back."""
+
+    def __init__(self, body: bytes = b"", gone_after: float | None = None) -> None:
+        self.body = body
+        self.gone_after = gone_after  # seconds after the request until the client goes away
+        self.sent: list[dict[str, Any]] = []
+        self.received = 0
+
+    async def receive(self) -> dict[str, Any]:
+        self.received += 1
+        if self.received == 1:
+            return {"type": "http.request", "body": self.body, "more_body": False}
+        if self.gone_after is None:
+            await asyncio.Event().wait()  # still there: never says it left
+        await asyncio.sleep(self.gone_after or 0)
+        return {"type": "http.disconnect"}
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+
+    @property
+    def status(self) -> int:
+        return int(self.sent[0]["status"])
+
+    @property
+    def content(self) -> bytes:
+        return b"".join(m.get("body", b"") for m in self.sent[1:])
+
+
+def call(app: Any, path: str, client: Client, **extra: Any) -> Client:
+    aio.run(app(scope(path, **extra), client.receive, client.send))
+    return client
+
+
+@pytest.fixture
+def site() -> Iterator[Dispatch]:
+    app = Dispatch(get_asgi_application(), get_wsgi_application(), threads=2)
+    yield app
+    app.pool.shutdown()
+
+
+# --- a client that goes away ----------------------------------------------------------------------
+
+
+def test_every_middleware_runs_in_the_loop_under_asgi():
+    """A synchronous middleware in the ASGI chain runs in a thread that hops back to the loop
+    for the rest; a client leaving during that hop left asgiref's `CurrentThreadExecutor
+    already quit or is broken` in the log (seen under uvicorn, issue 23)."""
+    sync_only = [
+        path
+        for path in settings.MIDDLEWARE
+        if not getattr(import_string(path), "async_capable", False)
+    ]
+    assert sync_only == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_phone_that_leaves_while_its_stream_starts_leaves_no_error(caplog):
+    """Phones whose stream request is cut at every moment of its start (the PIN looked up, the
+    middleware, the response begun): no exception, nothing logged as an error."""
+    app = get_asgi_application()
+    caplog.set_level(logging.WARNING)
+
+    async def many() -> list[BaseException | None]:
+        outcomes: list[BaseException | None] = []
+        for n in range(80):
+            client = Client(gone_after=(n % 40) / 5000)
+            try:
+                await app(scope("/en/play/000000/events/"), client.receive, client.send)
+                outcomes.append(None)
+            except Exception as exc:  # what the server would log as "Exception in ASGI app"
+                outcomes.append(exc)
+        return outcomes
+
+    assert [o for o in aio.run(many()) if o is not None] == []
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+def test_a_client_that_leaves_mid_page_still_gets_its_work_done():
+    """As under gunicorn, a page whose request arrived whole is computed to its end (an answer
+    sent is recorded), though its client has gone by the time it is ready."""
+    recorded: list[bytes] = []
+
+    def answer(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        time.sleep(0.01)  # the client leaves meanwhile
+        recorded.append(environ["wsgi.input"].read())
+        start_response("302 Found", [("Location", "/next/")])
+        return [b""]
+
+    app = Dispatch(streams=None, pages=answer, threads=1)  # type: ignore[arg-type]
+    client = call(app, "/answer/", Client(body=b"answer=10", gone_after=0), method="POST")
+    assert recorded == [b"answer=10"]
+    assert client.status == 302  # sent into the void: uvicorn drops it
+
+
+@pytest.mark.django_db(transaction=True)
+def test_pages_whose_clients_leave_log_no_error(site, caplog):
+    caplog.set_level(logging.WARNING)
+    for n in range(20):
+        client = call(site, "/healthz", Client(gone_after=n / 2000))
+        assert client.received == 1  # the page never waits for the client
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+class Rows:
+    """A streaming response, as Django's StreamingHttpResponse is to WSGI: chunks, then close."""
+
+    streaming = True
+
+    def __init__(self, *chunks: bytes) -> None:
+        self.chunks = chunks
+        self.closed = threading.Event()
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield from self.chunks
+
+    def close(self) -> None:
+        self.closed.set()
+
+
+def csv_export(rows: Rows) -> Any:
+    def app(environ: dict[str, Any], start_response: Any) -> Rows:
+        start_response("200 OK", [("Content-Type", "text/csv")])
+        return rows
+
+    return app
+
+
+def test_a_send_to_a_closed_connection_is_dropped_and_the_page_still_closes():
+    rows = Rows(b"a\n", b"b\n", b"c\n")
+
+    async def gone(message: dict[str, Any]) -> None:
+        raise OSError("connection closed")
+
+    app = Dispatch(streams=None, pages=csv_export(rows), threads=1)  # type: ignore[arg-type]
+    aio.run(app(scope("/export.csv"), Client().receive, gone))
+    assert rows.closed.is_set()
+
+
+# --- pages on WSGI, in a bounded pool -------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_page_is_what_the_wsgi_handler_makes(site):
+    client = call(site, "/healthz", Client())
+    assert (client.status, client.content) == (200, b"ok\n")
+    headers = dict(client.sent[0]["headers"])
+    assert headers[b"content-type"] == b"text/plain"
+    assert b"permissions-policy" in headers  # the site's middleware ran
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_form_body_reaches_the_view(site):
+    """The request body is read in the loop and handed to WSGI whole: a NUL in a form field is
+    refused (400) only if the middleware saw the body."""
+    form = Client(body=b"username=a%00b&password=x")
+    headers = [(b"content-type", b"application/x-www-form-urlencoded"), (b"content-length", b"25")]
+    call(site, "/en/account/login/", form, method="POST", headers=headers)
+    assert form.status == 400
+
+
+def test_a_streaming_response_is_sent_chunk_by_chunk_in_order():
+    rows = Rows(b"a\n", b"", b"b\n")
+    app = Dispatch(streams=None, pages=csv_export(rows), threads=1)  # type: ignore[arg-type]
+    client = call(app, "/export.csv", Client())
+    assert [m["type"] for m in client.sent] == ["http.response.start", *["http.response.body"] * 3]
+    assert [m.get("body") for m in client.sent[1:]] == [b"a\n", b"b\n", b""]
+    assert [m.get("more_body", False) for m in client.sent[1:]] == [True, True, False]
+    assert rows.closed.is_set()
+
+
+def test_no_more_pages_run_at_once_than_the_pool_has_threads():
+    """The bound on database connections: ASGI_CONCURRENCY threads per process, each with its
+    own connection; the other requests wait their turn."""
+    running, most = 0, 0
+    lock = threading.Lock()
+
+    def slow(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.02)
+        with lock:
+            running -= 1
+        start_response("200 OK", [])
+        return [threading.current_thread().name.encode()]
+
+    app = Dispatch(streams=None, pages=slow, threads=3)  # type: ignore[arg-type]
+
+    async def burst() -> list[Client]:
+        clients = [Client() for _ in range(12)]
+        await asyncio.gather(*(app(scope("/"), c.receive, c.send) for c in clients))
+        return clients
+
+    clients = aio.run(burst())
+    assert most == 3
+    assert all(c.status == 200 for c in clients)
+    assert {c.content for c in clients} <= {f"pages_{n}".encode() for n in range(3)}
+
+
+def test_event_streams_go_to_the_asgi_handler_and_pages_do_not():
+    seen: list[str] = []
+
+    async def streams(scope: Any, receive: Any, send: Any) -> None:
+        seen.append(scope["path"])
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    def pages(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        start_response("200 OK", [])
+        return [b"page"]
+
+    app = Dispatch(streams, pages, threads=1)
+    for path in ("/en/play/123456/events/", "/it/clinics/7/events/"):
+        call(app, path, Client())
+    assert call(app, "/en/play/123456/", Client()).content == b"page"
+    assert seen == ["/en/play/123456/events/", "/it/clinics/7/events/"]
+
+
+def test_the_environ_is_pep_3333s():
+    made = environ(
+        scope(
+            "/it/pratica/è/",
+            headers=[(b"cookie", b"a=1"), (b"cookie", b"b=2"), (b"content-type", b"text/plain")],
+        )
+        | {"query_string": b"q=1", "root_path": ""},
+        body=None,
+    )
+    assert made["PATH_INFO"] == "/it/pratica/è/".encode().decode("latin-1")
+    assert made["QUERY_STRING"] == "q=1"
+    assert made["HTTP_COOKIE"] == "a=1; b=2"  # HTTP/2 sends each cookie on its own
+    assert made["CONTENT_TYPE"] == "text/plain" and "HTTP_CONTENT_TYPE" not in made
+    assert (made["REMOTE_ADDR"], made["SERVER_PORT"]) == ("127.0.0.1", "8000")
