@@ -47,6 +47,24 @@ def fact_label(kind: str, path: str) -> Mapping[str, str]:
     return cast(Mapping[str, str], own[path] if path in own else labels["fact"][path])
 
 
+def ruling_label(field: str) -> Mapping[str, str]:
+    """The name of a ruling's field, what a question asks, in it and en.
+
+    >>> ruling_label("spot")["en"]
+    'The spot of the penalty'
+    """
+    return cast(Mapping[str, str], fact_labels()["ruling"][field])
+
+
+def player_key_label(key: str) -> Mapping[str, str]:
+    """What one key of a player in a players fact holds, in it and en.
+
+    >>> player_key_label("handicap")["en"]
+    'the handicap in goals'
+    """
+    return cast(Mapping[str, str], fact_labels()["player"][key])
+
+
 def fact_enum(kind: str, path: str) -> str | None:
     """The name of the enum a fact holds (one value or several), None for any other fact.
 

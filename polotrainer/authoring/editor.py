@@ -23,7 +23,13 @@ from django.utils.translation import gettext_lazy
 from polotrainer.rules import describe
 from scenarios.localize import pick
 from scenarios.questions import QUESTION_TYPES, ruling_enum
-from scenarios.vocabulary import enum_label, fact_enum, fact_label
+from scenarios.vocabulary import (
+    enum_label,
+    fact_enum,
+    fact_label,
+    player_key_label,
+    ruling_label,
+)
 
 Data = Mapping[str, list[str]]
 LANGS = ("it", "en")
@@ -382,6 +388,44 @@ def askable(kind: str) -> list[tuple[str, dict[str, Any]]]:
     ]
 
 
+#: What kind of answer a ruling's field takes, in words (the select of "What the question asks").
+ANSWER_KINDS = {
+    "bool": gettext_lazy("yes or no"),
+    "enum": gettext_lazy("one choice"),
+    "enums": gettext_lazy("several choices"),
+    "int": gettext_lazy("a number"),
+    "number": gettext_lazy("a number"),
+    "ids": gettext_lazy("players"),
+    "point": gettext_lazy("a place on the field"),
+    "sequence": gettext_lazy("steps in order"),
+}
+
+
+def _ask_name(name: str, spec: Mapping[str, Any]) -> str:
+    """A ruling's field as the select offers it: its name in the active language
+    (fact_labels.toml [ruling]) and the kind of answer it takes."""
+    try:
+        label = pick(ruling_label(name))
+    except KeyError:
+        label = name
+    answer = ANSWER_KINDS.get(spec["type"])
+    return f"{label} ({answer})" if answer else label
+
+
+def _players_help(fields: Mapping[str, Any]) -> str:
+    """What the JSON of a players fact holds, key by key, in the active language."""
+    keys = []
+    for key, spec in fields.items():
+        try:
+            words = pick(player_key_label(key))
+        except KeyError:
+            words = key
+        if not spec.get("required"):
+            words += " " + _("(may be left out)")
+        keys.append(f'"{key}": {words}')
+    return _("A list of players in JSON, one {…} each. %(keys)s.") % {"keys": "; ".join(keys)}
+
+
 def _fact_name(kind: str, path: str) -> str:
     """The fact's name in the active language (fact_labels.toml); a fact the engine has grown
     since keeps its engine name until the file names it (tests/authoring/test_labels.py)."""
@@ -517,15 +561,9 @@ def build(
                     )
                 )
             case "players":
-                fields = ", ".join(spec["fields"])
                 facts.append(
                     control(
-                        name,
-                        label,
-                        "textarea",
-                        engine=path,
-                        help=_("The players as the engine reads them (JSON), each with: %(fields)s")
-                        % {"fields": fields},
+                        name, label, "textarea", engine=path, help=_players_help(spec["fields"])
                     )
                 )
             case _:
@@ -583,9 +621,9 @@ def build(
                 control(row + "id", _("Id (a short name)"), "text"),
                 control(
                     row + "ask",
-                    _("What the question asks (the ruling's field)"),
+                    _("What the question asks"),
                     "select",
-                    choices=[("", "—")] + [(n, f"{n} ({s['type']})") for n, s in asks],
+                    choices=[Choice("", "—"), *(Choice(n, _ask_name(n, s), n) for n, s in asks)],
                 ),
                 control(row + "prompt_it", _("Question (Italian)"), "text", lang="it"),
                 control(row + "prompt_en", _("Question (English)"), "text", lang="en"),

@@ -3,6 +3,7 @@ trainee practises it; a trainee of another course never meets it anywhere."""
 
 import copy
 import re
+import tomllib
 
 import pytest
 from django.urls import reverse
@@ -12,7 +13,7 @@ from polotrainer.authoring import checking, publishing
 from polotrainer.authoring.models import Situation, Version
 from polotrainer.umpires.models import Attempt, ScenarioProgress
 from scenarios import audience
-from scenarios.content import ContentError, read_content
+from scenarios.content import CONTENT_DIR, ContentError, read_content
 from scenarios.loading import load
 from scenarios.models import Scenario
 from tests.authoring.conftest import draft, form_of, good_entry
@@ -198,6 +199,35 @@ def test_the_diagram_marks_the_answer(authoring):
     entry["params"]["crossing_abs"]["default"] = 40
     message, _report = _failing(entry, "fact:ball.x")
     assert "diagram draws a mark on the right spot" in message
+
+
+def _bundled(slug: str) -> dict:
+    """A bundled scenario's entry as a copy makes a draft of it."""
+    for path in sorted((CONTENT_DIR / "scenarios").glob("*.toml")):
+        with path.open("rb") as handle:
+            for entry in tomllib.load(handle).get("scenario", []):
+                if entry["slug"] == slug:
+                    return {k: v for k, v in entry.items() if k != "slug"}
+    raise AssertionError(slug)
+
+
+def test_an_order_question_with_nothing_to_order(authoring):
+    """A horse or a player falls: the engine rules a stop and a restart, no procedure to put in
+    order. A question asking for the steps is refused at its "what it asks"."""
+    entry = _bundled("contrast-player-falls-or-horse-falls")
+    entry["question"].append(
+        {
+            "id": "steps",
+            "ask": "procedure",
+            "prompt": {"it": "Metti in ordine i passi.", "en": "Put the steps in order."},
+        }
+    )
+    where = f"q{len(entry['question']) - 1}-ask"
+    message, _report = _failing(entry, where)
+    assert "An order question needs two or more steps" in message
+    assert "nothing to order" in message  # the check's own detail, with the seed
+    good = _bundled("contrast-player-falls-or-horse-falls")
+    assert checking.check(good, "own-1-v1").passed
 
 
 def test_messages_are_in_the_instructors_language(client, authoring):

@@ -74,7 +74,7 @@ def test_every_choice_of_every_enum_fact_has_a_name_in_italian_and_english() -> 
 
 def test_the_file_names_no_fact_the_engine_does_not_read() -> None:
     paths = {path for _kind, path, _spec in _leaves()}
-    assert set(fact_labels()) == {"fact", "kind"}
+    assert set(fact_labels()) == {"fact", "kind", "ruling", "player"}
     assert set(fact_labels()["fact"]) <= paths, set(fact_labels()["fact"]) - paths
     for kind, own in fact_labels()["kind"].items():
         assert kind in KINDS, kind
@@ -84,6 +84,34 @@ def test_the_file_names_no_fact_the_engine_does_not_read() -> None:
         *(v for o in fact_labels()["kind"].values() for v in o.values()),
     ]:
         assert set(entry) == set(LANGS), entry
+
+
+def _asked() -> set[str]:
+    return {name for kind in KINDS for name, _spec in editor.askable(kind)}
+
+
+def _player_keys() -> set[str]:
+    return {
+        key
+        for _kind, _path, spec in _leaves()
+        if spec["type"] == "players"
+        for key in spec["fields"]
+    }
+
+
+def test_every_field_a_question_may_ask_has_a_name_and_no_other() -> None:
+    named = fact_labels()["ruling"]
+    assert set(named) == _asked(), set(named) ^ _asked()
+    for name, label in named.items():
+        assert set(label) == set(LANGS) and all(label[lang].strip() for lang in LANGS), name
+        assert not _looks_like_an_identifier(label["it"]), name
+
+
+def test_every_key_of_a_player_is_said_in_words_and_no_other() -> None:
+    named = fact_labels()["player"]
+    assert set(named) == _player_keys(), set(named) ^ _player_keys()
+    for key, label in named.items():
+        assert set(label) == set(LANGS) and all(label[lang].strip() for lang in LANGS), key
 
 
 def test_a_point_reads_as_yards_along_and_across_the_field() -> None:
@@ -171,6 +199,36 @@ def test_the_italian_form_names_no_fact_and_no_choice_by_its_engine_identifier(
     assert bool(options) == any("choices" in s for _n, s in editor.askable(kind))
     for name, value, text in options:
         assert text != value and not _looks_like_an_identifier(text), f"{name} {value}: {text!r}"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", LANGS)
+def test_what_a_question_asks_reads_as_words_and_sends_the_rulings_field(client, authoring, lang):
+    _situation, page = _edit_page(client, authoring, BUNDLED["penalty_spot"], lang)
+    select = re.search(r'<select id="q0-ask"[^>]*>(.*?)</select>', page, re.S)
+    assert select, "no select for the first question's field"
+    options = dict(re.findall(r'<option value="([^"]*)"[^>]*>(.*?)</option>', select.group(1)))
+    assert set(options) - {""} == {n for n, _s in editor.askable("penalty_spot")}
+    spot = {
+        "it": "Il punto della punizione (un punto del campo)",
+        "en": "The spot of the penalty (a place on the field)",
+    }[lang]
+    assert unescape(options["spot"]) == f"{spot} · spot"  # the engine's name after the words
+    for value, text in options.items():
+        if value:
+            words = unescape(text).partition(" · ")[0]
+            assert words and not _looks_like_an_identifier(words), text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_players_fact_says_each_key_in_the_page_language(client, authoring, lang):
+    _situation, page = _edit_page(client, authoring, BUNDLED["substitution"], lang)
+    words = {"it": "l&#x27;handicap in gol", "en": "the handicap in goals"}[lang]
+    assert f"&quot;handicap&quot;: {words}" in page
+    left_out = {"it": "(si può omettere)", "en": "(may be left out)"}[lang]
+    assert "&quot;eligible&quot;: " in page and left_out in page
+    assert "The players as the engine reads them (JSON)" not in page
 
 
 @pytest.mark.django_db
