@@ -11,6 +11,7 @@ from polotrainer.clinics.sessions import MAX_ROUNDS, MAX_TEAMS
 from polotrainer.courses.models import Assignment
 from polotrainer.web import inputs
 from scenarios.forms import ScopeForm
+from scenarios.models import Scenario
 from scenarios.scope import Scope
 
 ASSIGNMENT = "assignment"
@@ -83,6 +84,10 @@ class SessionForm(ScopeForm):
         )
         self.fields["named_set"].queryset = ClinicSet.objects.filter(  # type: ignore[attr-defined]
             instructor=instructor
+        )
+        # Chosen situations may be ones the instructor's courses wrote (scenarios.audience).
+        self.fields["scenarios"].queryset = (  # type: ignore[attr-defined]
+            Scenario.objects.live_for(instructor.pk).select_related("section")
         )
 
     def clean_teams(self) -> list[str]:

@@ -70,6 +70,9 @@ class Source:
     sections: Sequence[Section] = ()
     assignment: Assignment | None = None
     named: ClinicSet | None = None
+    #: The instructor's user id: chosen situations (and an assignment's) may be ones their
+    #: courses wrote (scenarios.audience); a rule or sections draw the bundled ones.
+    audience: int | None = None
 
     def scenario_ids(self) -> list[int]:
         if self.named is not None:
@@ -87,8 +90,10 @@ class Source:
             )
             return [pk for pk in ordered if pk in live]
         if self.assignment is not None:
-            return resolve(Scope.SCENARIOS, scenarios=self.assignment.scenarios.all())
-        return resolve(self.scope, self.rule, self.sections, self.scenarios)
+            return resolve(
+                Scope.SCENARIOS, scenarios=self.assignment.scenarios.all(), audience=self.audience
+            )
+        return resolve(self.scope, self.rule, self.sections, self.scenarios, self.audience)
 
     def label(self) -> str:
         if self.named is not None:

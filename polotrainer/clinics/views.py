@@ -181,6 +181,7 @@ def new(request: UserRequest) -> HttpResponse:
             sections=list(data["sections"] or ()),
             assignment=data["assignment"] if data["source"] == ASSIGNMENT else None,
             named=data["named_set"] if data["source"] == NAMED else None,
+            audience=request.user.pk,
         )
         try:
             created = sessions.create(

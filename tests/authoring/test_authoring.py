@@ -4,6 +4,7 @@ trainee practises it; a trainee of another course never meets it anywhere."""
 import copy
 import re
 import tomllib
+from html import escape
 
 import pytest
 from django.urls import reverse
@@ -490,6 +491,84 @@ def test_her_assignment_picker_offers_it_and_only_her_cohort_is_asked_it(client,
 
     bob = Membership(cohort=w.cohort_a, user=w.trainee_b, joined_at=timezone.now())
     assert assignments.next_scenario(assignment, bob) is None
+
+
+def _exam_form(chosen: list[int]) -> dict:
+    return {
+        "title_it": "Esame del circolo",
+        "title_en": "Club exam",
+        "pass_preset": "95",
+        "time_limit_minutes": "20",
+        "opens_at": "2030-03-01T09:00",
+        "closes_at": "2030-03-01T18:00",
+        "attempts_allowed": "2",
+        "cooldown_hours": "0",
+        "review_after_submit": "1",
+        "review_after_close": "2",
+        "chosen": [str(pk) for pk in chosen],
+        "chosen_count": str(len(chosen)),
+    }
+
+
+def test_her_exam_blueprint_takes_it_frozen_per_attempt_and_no_other_course_can(
+    client, authoring, time_machine
+):
+    from polotrainer.courses.exams.models import Exam, ExamAttempt
+
+    w = authoring
+    scenario = _publish(client, w, draft(w)).scenario
+    box = f'value="{scenario.pk}"'
+    client.force_login(w.instructor_b)
+    url_b = reverse("courses:exam_new", args=[w.cohort_b.pk])
+    assert box not in client.get(url_b).content.decode()
+    refused = client.post(url_b, _exam_form([scenario.pk]))
+    assert refused.status_code == 400 and not Exam.objects.exists()
+    client.force_login(w.instructor_a)
+    url = reverse("courses:exam_new", args=[w.cohort_a.pk])
+    assert box in client.get(url).content.decode()
+    response = client.post(url, _exam_form([scenario.pk]))
+    assert response.status_code == 302, response.context["form"].errors
+    exam = Exam.objects.get(cohort=w.cohort_a)
+    assert exam.blueprint[0]["scenarios"] == [scenario.pk]
+    time_machine.move_to("2030-03-01T10:00+01:00", tick=False)
+    client.force_login(w.trainee_a)
+    assert client.post(reverse("courses:exam_start", args=[exam.pk])).status_code == 302
+    slot = ExamAttempt.objects.get(exam=exam).slots.get()
+    assert slot.scenario_id == scenario.pk
+    frozen = (slot.facts, slot.ruling)
+    # A new version published after the attempt began leaves the slot as it was drawn.
+    situation = Situation.objects.get(versions__scenario=scenario)
+    situation.entry["facts"]["field"]["width"] = 150
+    situation.save(update_fields=["entry"])
+    _publish(client, w, situation)
+    slot.refresh_from_db()
+    assert (slot.facts, slot.ruling) == frozen
+    client.force_login(w.trainee_a)
+    page = client.get(reverse("courses:exam_attempt", args=[slot.attempt_id]), follow=True)
+    assert page.status_code == 200
+    prompt = situation.entry["question"][0]["prompt"]["en"]
+    assert escape(prompt) in page.content.decode()  # her question, posed in the exam
+
+
+def test_her_clinic_runs_it_as_a_round_and_another_instructor_cannot(client, authoring):
+    from polotrainer.clinics.models import ClinicSession, Round
+
+    w = authoring
+    scenario = _publish(client, w, draft(w)).scenario
+    box = f'value="{scenario.pk}"'
+    data = {"title": "Clinica", "source": "scenarios", "scenarios": [scenario.pk], "rounds": 3}
+    client.force_login(w.instructor_b)
+    assert box not in client.get(reverse("clinics:new")).content.decode()
+    assert client.post(reverse("clinics:new"), data).status_code == 400
+    assert not ClinicSession.objects.exists()
+    client.force_login(w.instructor_a)
+    assert box in client.get(reverse("clinics:new")).content.decode()
+    response = client.post(reverse("clinics:new"), data)
+    assert response.status_code == 302
+    session = ClinicSession.objects.get(instructor=w.instructor_a)
+    assert list(Round.objects.filter(session=session).values_list("scenario_id", flat=True)) == [
+        scenario.pk
+    ]
 
 
 def test_the_home_pages_count_and_the_review_count_it_for_its_audience_only(client, authoring):

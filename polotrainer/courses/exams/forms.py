@@ -12,7 +12,7 @@ from polotrainer.courses.exams.models import Review
 from polotrainer.courses.models import Cohort
 from polotrainer.web import inputs
 from scenarios.forms import situations_field
-from scenarios.models import Rule, Scenario, Section
+from scenarios.models import Rule, Scenario, ScenarioQuerySet, Section
 
 PASS_PRESETS = [
     ("95", _("USPA outdoor: 95%")),
@@ -73,8 +73,18 @@ class ExamForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args: Any, zone: tzinfo, blueprint: bool = True, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        zone: tzinfo,
+        blueprint: bool = True,
+        audience: int | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """`audience`: the instructor's user id, so the chosen situations may be ones their
+        courses wrote too (scenarios.audience), as an assignment's may."""
         super().__init__(*args, **kwargs)
+        self.audience = audience
         for name in ("opens_at", "closes_at"):
             field = self.fields[name]
             assert isinstance(field, inputs.DateTimeField)
@@ -114,12 +124,22 @@ class ExamForm(forms.Form):
                 )
                 section_names.append((s, name))
             self.rule_fields.append((rule, rule_name, section_names))
-        self.fields["chosen"] = situations_field(_("Chosen situations"))
+        chosen = situations_field(_("Chosen situations"))
+        chosen.queryset = self.chosen_pool().select_related("section")
+        self.fields["chosen"] = chosen
         self.fields["chosen_count"] = forms.IntegerField(
             label=_("How many of the chosen situations each attempt asks"),
             min_value=0,
             required=False,
         )
+
+    def chosen_pool(self) -> ScenarioQuerySet:
+        """What the chosen situations may be: the bundled ones not retired and the authored ones
+        the instructor's courses publish. A rule or a section draws the bundled ones only, as an
+        assignment's does (scenarios.scope.resolve)."""
+        if self.audience is None:
+            return Scenario.objects.live()
+        return Scenario.objects.live_for(self.audience)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

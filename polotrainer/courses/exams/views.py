@@ -437,7 +437,12 @@ def exam_new(request: UserRequest, cohort_id: int) -> HttpResponse:
     cohort = access.taught_cohort(request.user, cohort_id)
     zone = ZoneInfo(cohort.course.time_zone)
     preset = str(attempts.default_pass_mark(cohort.course))
-    form = ExamForm(request.POST or None, initial={"pass_preset": preset}, zone=zone)
+    form = ExamForm(
+        request.POST or None,
+        initial={"pass_preset": preset},
+        zone=zone,
+        audience=request.user.pk,
+    )
     if request.method == "POST" and form.is_valid():
         parts = _blueprint(form)
         try:
