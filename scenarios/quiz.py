@@ -739,6 +739,12 @@ def _changed(posed: Posed, name: str, value: Any, *, keep_constraints: bool) -> 
     return variant_with(posed.slug, posed.spec.data, values, constraints=keep_constraints)
 
 
+#: What a what-if says of a change that makes no situation (online and in an offline pack).
+WHAT_IF_REFUSED = gettext_lazy(
+    "That change makes a situation the rules do not allow. Try another value."
+)
+
+
 def what_if(posed: Posed, name: str, raw: str) -> WhatIf:
     """The variant with parameter `name` set to `raw`, ruled; VariantError if not a situation."""
     param = posed.spec.params.get(name)

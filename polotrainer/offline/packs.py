@@ -34,7 +34,7 @@ from polotrainer.umpires.models import Mode, ScenarioProgress
 from polotrainer.umpires.progress import Person
 from scenarios import diagram, quiz, texts
 from scenarios.models import Scenario, Section
-from scenarios.spec import Texts
+from scenarios.spec import Param, Texts
 from scenarios.variants import Variant, fresh_seed
 
 SALT = "polotrainer.offline.entry"
@@ -294,6 +294,7 @@ def _shown(posed: quiz.Posed, scenario: Scenario, sections: dict[str, str]) -> d
             "cites": [ref for ref in refs if ref in sections],
             "field": _feedback_field(posed),
             "given": _given_words(posed),
+            "whatif": _what_if(posed),
         }
 
 
@@ -330,6 +331,62 @@ def _item_fragments(posed: quiz.Posed, q: quiz.PosedQuestion) -> dict[str, Any]:
         )
         out[verdict] = _render("result", {"item": item}).replace(GIVEN, GIVEN_SLOT)
     return out
+
+
+#: The other values of each fact a pack holds the what-if of: an integer's neighbours and its
+#: ends, a choice's first others. Online any value can be tried; a pack carries a few.
+WHATIF_VALUES = 4
+
+
+def what_if_values(param: Param, current: Any) -> list[Any]:
+    """The values other than `current` whose what-if a pack holds, in the fact's order."""
+    if param.type == "int":
+        step = param.step or 1
+        near = (current - step, current + step, param.min, param.max)
+        ints = sorted({v for v in near if param.min <= v <= param.max and v != current})
+        return ints[:WHATIF_VALUES]
+    return [v for v in param.values if v != current][:WHATIF_VALUES]
+
+
+def _what_if(posed: quiz.Posed) -> dict[str, Any]:
+    """The what-if box and its results, ruled here by the engine: per fact, per value the
+    practice page's own result fragment (or its refusal, a value the rules do not allow)."""
+    with translation.override(posed.lang):
+        controls, results = [], {}
+        for control in quiz.what_if_controls(posed):
+            name = control.param.name
+            values = what_if_values(control.param, control.value)
+            if not values:
+                continue
+            held = {}
+            for value in values:
+                try:
+                    context: dict[str, Any] = {"result": quiz.what_if(posed, name, str(value))}
+                except quiz.VariantError:
+                    context = {"whatif_error": quiz.WHAT_IF_REFUSED}
+                held[str(value)] = _render("whatif", context)
+            results[name] = held
+            options = [(str(control.value), _value_label(control, control.value), True)]
+            options += [(str(v), _value_label(control, v), False) for v in values]
+            options.sort(key=lambda o: _order(control.param, o[0]))
+            controls.append({"name": name, "label": control.label, "options": options})
+        if not controls:
+            return {}
+        box = render_to_string("offline/whatif.html", {"controls": controls})
+        return {"box": box.strip(), "results": results}
+
+
+def _value_label(control: quiz.Control, value: Any) -> str:
+    if control.param.type == "int":
+        return str(value)
+    return next((label for v, label, _sel in control.choices if v == str(value)), str(value))
+
+
+def _order(param: Param, value: str) -> tuple[int, str]:
+    if param.type == "int":
+        return (int(value), "")
+    names = [str(v) for v in param.values]
+    return (names.index(value) if value in names else len(names), value)
 
 
 def _given_words(posed: quiz.Posed) -> dict[str, Any]:

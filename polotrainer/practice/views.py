@@ -481,9 +481,7 @@ def whatif(request: Request, slug: str, seed: int) -> HttpResponse:
     except quiz.VariantError:
         context = {
             **base,
-            "whatif_error": _(
-                "That change makes a situation the rules do not allow. Try another value."
-            ),
+            "whatif_error": quiz.WHAT_IF_REFUSED,
         }
         return render_fragment(
             request, TEMPLATE, context, fragments=FRAGMENTS, fragment="whatif", status=400

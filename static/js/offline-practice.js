@@ -287,6 +287,7 @@
     feedback.querySelector("[data-verdict]").innerHTML = shown.verdict[String(right)];
     feedback.querySelector("[data-field]").innerHTML = shown.field;
     feedback.querySelector("[data-why]").innerHTML = shown.why;
+    whatIf(feedback.querySelector("[data-whatif]"), shown.whatif || {});
     var cited = feedback.querySelector("[data-cited]");
     cited.innerHTML = shown.cites.map(function (ref) { return pack.sections[lang][ref] || ""; }).join("");
     feedback.querySelector("[data-rule-heading]").hidden = !shown.cites.length;
@@ -303,6 +304,7 @@
       ms: now - shownAt,
       lang: lang,
       pack: pack.id,
+      title: questionTitle(),
     };
     api().store.put("outbox", entry).then(function () {
       return api().store.put("answered", { token: variant.token, pack: pack.id });
@@ -314,6 +316,58 @@
     document.dispatchEvent(new CustomEvent("htmx:afterSwap", { detail: { target: feedback } }));
     var heading = feedback.querySelector("#feedback-heading");
     if (heading) heading.focus();
+  }
+
+  // The what-if the pack holds: the server ruled each value it offers; picking one shows that
+  // result fragment (the practice page's own), nothing is worked out here.
+  function whatIf(holder, held) {
+    holder.innerHTML = held.box || "";
+    holder.querySelectorAll("form[data-whatif-form]").forEach(function (form) {
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        var results = (held.results || {})[form.getAttribute("data-param")] || {};
+        var out = holder.querySelector("[data-whatif-result]");
+        var fragment = results[form.elements.value.value];
+        if (fragment) out.innerHTML = fragment;
+        else {
+          out.textContent = "";
+          var p = document.createElement("p");
+          p.textContent = msg("asked");
+          out.appendChild(p);
+        }
+      });
+    });
+  }
+
+  // The question's title as the page shows it, kept with the answer for the refused list.
+  function questionTitle() {
+    var heading = root.querySelector("[data-offline-question] h1");
+    return heading ? heading.textContent.trim() : "";
+  }
+
+  // --- answers the server refused ----------------------------------------------------------------
+
+  function listRefused() {
+    var section = root.querySelector("[data-refused]");
+    api().store.get("settings", "refused").then(function (kept) {
+      var results = (kept && kept.results) || [];
+      var list = section.querySelector("[data-refused-list]");
+      list.textContent = "";
+      results.slice().reverse().forEach(function (r) {
+        var li = document.createElement("li");
+        var when = r.at ? new Date(r.at).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" }) : "";
+        var head = document.createElement("strong");
+        head.textContent = [r.title, when].filter(Boolean).join(" · ");
+        li.appendChild(head);
+        li.appendChild(document.createTextNode(" " + (r.message || "")));
+        list.appendChild(li);
+      });
+      section.hidden = !results.length;
+    }).catch(function () {});
+  }
+
+  function clearRefused() {
+    api().store.put("settings", { key: "refused", results: [] }).then(listRefused);
   }
 
   // --- start -----------------------------------------------------------------------------------
@@ -344,5 +398,8 @@
       }).catch(function () {});
     storageNote();
     listPacks();
+    listRefused();
+    root.querySelector("[data-refused-clear]").addEventListener("click", clearRefused);
+    document.addEventListener("offline:synced", listRefused);
   });
 })();

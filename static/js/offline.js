@@ -11,6 +11,7 @@
   var NAME = "polotrainer-offline";
   var STORES = [["packs", "id"], ["outbox", "id"], ["answered", "token"], ["settings", "key"]];
   var BATCH = 500;
+  var REFUSED_KEPT = 50; // the refused answers the offline page lists, newest last
   var syncing = null;
 
   function open() {
@@ -119,9 +120,14 @@
               chain = chain.then(function () {
                 return post(url, state.csrf, batch).then(function (answer) {
                   if (answer.status !== 200) return; // kept: sent again next time
+                  var byId = {};
+                  batch.forEach(function (entry) { byId[entry.id] = entry; });
                   return Promise.all(answer.body.results.map(function (result) {
+                    var sent = byId[result.id] || {};
                     if (result.recorded) recorded += 1;
-                    else if (result.reason !== "already_recorded") refused.push(result);
+                    else if (result.reason !== "already_recorded") {
+                      refused.push({ id: result.id, reason: result.reason, message: result.message, at: sent.at || 0, title: sent.title || "" });
+                    }
                     return store.del("outbox", result.id);
                   }));
                 });
@@ -129,9 +135,14 @@
             })(entries.slice(i, i + BATCH));
           }
           return chain.then(function () {
-            if (refused.length) store.put("settings", { key: "refused", results: refused }).catch(function () {});
             lastRecorded = recorded;
-            return { recorded: recorded, refused: refused };
+            var outcome = { recorded: recorded, refused: refused };
+            if (!refused.length) return outcome;
+            // The page lists what was refused, with the reason, until the user clears it.
+            return store.get("settings", "refused").then(function (kept) {
+              var all = ((kept && kept.results) || []).concat(refused).slice(-REFUSED_KEPT);
+              return store.put("settings", { key: "refused", results: all });
+            }).catch(function () {}).then(function () { return outcome; });
           });
         });
     }).then(function (outcome) {

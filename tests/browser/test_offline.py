@@ -146,6 +146,14 @@ def test_answers_given_offline_are_recorded_once_with_their_times(
     badge = page.locator("[data-outbox-badge]")
     badge.filter(has_text="20 answers recorded").wait_for()
     assert "1 answer refused" in badge.inner_text()
+    # The page lists it, with its question and the server's reason, until it is cleared.
+    refused = page.locator("[data-refused]")
+    refused.wait_for()
+    listed = refused.locator("[data-refused-list] li")
+    assert listed.count() == 1
+    assert "The right answer stored with this question was changed" in listed.inner_text()
+    assert listed.locator("strong").inner_text().strip() != ""
+    shoot(page, "offline-refused-en-desktop")
     assert SyncedEntry.objects.count() == ANSWERED
     entries = list(SyncedEntry.objects.order_by("answered_at"))
     # Each at the time it was given (to the second: the page stamps it as it records).
@@ -160,6 +168,9 @@ def test_answers_given_offline_are_recorded_once_with_their_times(
     page.reload()
     page.wait_for_timeout(300)
     assert SyncedEntry.objects.count() == ANSWERED
+    page.locator("[data-refused] [data-refused-list] li").wait_for()  # kept through a reload
+    page.locator("[data-refused-clear]").click()
+    page.locator("[data-refused]").wait_for(state="hidden")
     context.close()
 
 
@@ -175,4 +186,58 @@ def test_the_offline_page_reads_well(browser, live_server, content, lang, viewpo
     page.locator("form[data-offline-quiz]").wait_for()
     assert_accessible(page)
     shoot(page, f"offline-{lang}-{size}")
+    context.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "changed"), [("it", "Situazione modificata"), ("en", "Changed situation")]
+)
+def test_what_if_works_offline_from_what_the_pack_holds(
+    browser, live_server, content, lang, changed
+):
+    """With no signal, the feedback's what-if shows the ruling the server made for another
+    value of a fact; the value as asked says so."""
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(error))
+    install(page, lang)
+    for rule in ("37", "21"):
+        page.select_option("#pack-rule", rule)
+        page.locator("form[data-download]").first.locator("button").click()
+        wait_count(page, "packs", 1 if rule == "37" else 2)
+    context.set_offline(True)
+    page.reload()
+    for _n in range(12):
+        shown = page.locator("[data-offline-question]").get_attribute("data-token")
+        page.locator("[data-start]:visible, [data-next]:visible").first.click()
+        page.wait_for_function(
+            "(shown) => document.querySelector('[data-offline-question]')"
+            ".getAttribute('data-token') !== shown",
+            arg=shown,
+        )
+        page.evaluate(FILL, False)
+        page.locator("form[data-offline-quiz] button[type=submit]").click()
+        page.locator("[data-feedback] #feedback-heading").wait_for()
+        if page.locator("[data-whatif] form[data-whatif-form]").count():
+            break
+    else:
+        raise AssertionError("no question of the pack had a what-if")
+    form = page.locator("[data-whatif] form[data-whatif-form]").first
+    result = page.locator("[data-whatif] [data-whatif-result]")
+    form.locator("button").click()  # the value as asked
+    assert result.inner_text().strip() != ""
+    select = form.locator("select")
+    other = select.locator("option:not([selected])").first.get_attribute("value")
+    select.select_option(other)
+    form.locator("button").click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-whatif-result] .changed-situation, "
+        "[data-whatif-result] .field-error') !== null"
+    )
+    text = result.inner_text()
+    assert changed in text or "non è ammessa" in text or "do not allow" in text
+    assert_accessible(page)
+    shoot(page, f"offline-whatif-{lang}-phone")
+    assert errors == []
     context.close()

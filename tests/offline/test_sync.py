@@ -97,6 +97,42 @@ def test_a_choice_has_a_fragment_per_option_saying_right_or_wrong(pack):
     assert found
 
 
+def test_the_what_if_a_pack_holds_is_the_engines_for_each_value_it_offers(pack):
+    """Each value the box offers (the one asked, then a few others) has the practice page's own
+    result, ruled on the server: the same rows and reasons as the online what-if."""
+    _row, body = pack
+    boxes = 0
+    for variant in body["variants"]:
+        scenario = Scenario.objects.get(slug=variant["slug"])
+        for lang, shown in variant["lang"].items():
+            held = shown["whatif"]
+            posed = quiz.pose(scenario, variant["seed"], lang)
+            controls = {c.param.name: c for c in quiz.what_if_controls(posed)}
+            if not held:
+                assert all(not packs.what_if_values(c.param, c.value) for c in controls.values())
+                continue
+            boxes += 1
+            assert set(held["results"]) <= set(controls)
+            for name, results in held["results"].items():
+                control = controls[name]
+                offered = packs.what_if_values(control.param, control.value)
+                assert list(results) == [str(v) for v in offered]
+                assert 0 < len(offered) <= packs.WHATIF_VALUES
+                assert f'data-param="{name}"' in held["box"]
+                for value, html in results.items():
+                    with translation.override(lang):
+                        try:
+                            online = quiz.what_if(posed, name, value)
+                        except quiz.VariantError:
+                            assert str(quiz.WHAT_IF_REFUSED) in html
+                            continue
+                    for r in online.reasons:
+                        assert f"/{lang}/rules/section/" in html and r.ref in html
+                    for row in online.rows:
+                        assert row.changed.replace("'", "&#x27;") in html
+    assert boxes  # rule 37's situations vary their facts
+
+
 def test_sync_records_right_answers_at_their_time_once(pack, trainee):
     _row, body = pack
     when = timezone.now() - timedelta(minutes=1)
