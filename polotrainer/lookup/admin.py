@@ -130,7 +130,11 @@ class ExamAdmin(StaffMayLook, admin.ModelAdmin[Exam]):
     readonly_fields = ["cohort", "blueprint", "created_by", "created_at", "released_at"]
 
 
-class SlotInline(StaffMayLook, ReadOnly, admin.TabularInline):  # type: ignore[type-arg]  # not generic at run time
+class SlotInline(StaffMayLook, ReadOnly, admin.StackedInline):  # type: ignore[type-arg]  # not generic at run time
+    """Stacked, not a table: a slot's answers and marks are JSON, wider than a phone, and the
+    admin's tabular inline scrolls them in a region a keyboard cannot reach (axe:
+    scrollable-region-focusable, tests/browser/test_every_page.py at 360 px)."""
+
     model = ExamSlot
     fields = ["position", "scenario", "seed", "given", "marks", "saved_at"]
     readonly_fields = ["position", "scenario", "seed", "given", "marks", "saved_at"]
