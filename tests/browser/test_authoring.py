@@ -12,7 +12,13 @@ from polotrainer.umpires.models import Attempt
 from scenarios.diagram import field_of
 from scenarios.spots import FieldSpot
 from scenarios.variants import make_variant
-from tests.authoring.conftest import authoring, good_entry, rulebook  # noqa: F401 - fixtures
+from tests.authoring.conftest import (  # noqa: F401 - fixtures (_media: uploads to a tmp folder)
+    _media,
+    authoring,
+    good_entry,
+    picture,
+    rulebook,
+)
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.support import assert_accessible, assert_fits, shoot
 from tests.courses.conftest import world  # noqa: F401 - the fixture
@@ -85,8 +91,18 @@ def test_an_instructor_writes_in_italian_and_her_trainee_practises_on_a_phone(
     fill("[name=q0-prompt_it]", "Dove metti la palla?")
     fill("[name=q0-prompt_en]", "Where do you place the ball?")
     fill("[name=q0-tolerance]", "2")
+    # A photo of the real incident, with what it shows in both languages.
+    p.set_input_files(
+        "[name=photo]",
+        files=[{"name": "domenica.jpg", "mimeType": "image/jpeg", "buffer": picture()}],
+    )
+    fill("[name=photo_alt_it]", "Il punto della linea di fondo dove è uscita la palla")
+    fill("[name=photo_alt_en]", "Where the ball crossed the end line")
     with p.expect_navigation():
         p.get_by_role("button", name="Controlla").click()
+    figure = p.locator("#photo-part figure img")
+    assert figure.get_attribute("alt") == "Il punto della linea di fondo dove è uscita la palla"
+    assert p.evaluate("(img) => img.complete && img.naturalWidth > 0", figure.element_handle())
     report = p.locator("#check-report")
     assert "Ogni controllo passa su 40 varianti" in report.inner_text()
     assert_accessible(p)
@@ -112,6 +128,10 @@ def test_an_instructor_writes_in_italian_and_her_trainee_practises_on_a_phone(
     t.locator("#quiz button[type=submit]").click()
     t.locator("#feedback-heading").wait_for()
     assert "Esatto!" in t.locator("#feedback-heading").inner_text()
+    photo = t.locator("figure.incident-photo img")
+    photo.scroll_into_view_if_needed()
+    t.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=photo.element_handle())
+    assert photo.get_attribute("alt") == "Il punto della linea di fondo dove è uscita la palla"
     assert_accessible(t)
     assert_fits(t)
     shoot(t, "authoring-practised-it-phone")
