@@ -10,11 +10,12 @@ later; a time-out is wrong with no choice (its answers are empty).
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from statistics import median
 
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from polotrainer.umpires.models import Attempt, Mode
 from scenarios.models import Section
@@ -23,9 +24,32 @@ from scenarios.models import Section
 FAST_MS = 2000
 
 
+#: The weeks the dashboard's trend shows, the newest last (weeks with no drill are left out).
+TREND_WEEKS = 8
+
+
+@dataclass(frozen=True)
+class Week:
+    """One week's calls of a section: from Monday (in the active time zone), how many, the
+    median time and the share fast and right."""
+
+    start: date
+    answered: int
+    median_ms: int
+    fast_right: int
+
+    @property
+    def median_seconds(self) -> float:
+        return self.median_ms / 1000
+
+    @property
+    def fast_right_percent(self) -> int:
+        return round(100 * self.fast_right / self.answered)
+
+
 @dataclass(frozen=True)
 class Decisions:
-    """One section's drill answers: how many, how right, how fast."""
+    """One section's drill answers: how many, how right, how fast, and week by week."""
 
     section: Section
     answered: int
@@ -34,6 +58,7 @@ class Decisions:
     wrong: int
     timed_out: int
     median_ms: int
+    weeks: tuple[Week, ...] = ()
 
     @property
     def median_seconds(self) -> float:
@@ -104,6 +129,25 @@ def per_section(user: User) -> list[Decisions]:
                 wrong=sum(1 for c in made if not c.right and not c.timed_out),
                 timed_out=sum(1 for c in made if c.timed_out),
                 median_ms=round(median(c.ms for c in made)),
+                weeks=weekly(made),
             )
         )
     return sorted(out, key=lambda d: (-d.median_ms, d.section.ref))
+
+
+def weekly(made: Iterable[Call], weeks: int = TREND_WEEKS) -> tuple[Week, ...]:
+    """The calls week by week (Monday to Sunday in the active time zone), the last `weeks`
+    weeks that have any, oldest first."""
+    by_week: dict[date, list[Call]] = defaultdict(list)
+    for call in made:
+        day = timezone.localdate(call.at)
+        by_week[day - timedelta(days=day.weekday())].append(call)
+    return tuple(
+        Week(
+            start=start,
+            answered=len(in_week),
+            median_ms=round(median(c.ms for c in in_week)),
+            fast_right=sum(1 for c in in_week if c.right and c.ms <= FAST_MS),
+        )
+        for start, in_week in sorted(by_week.items())[-weeks:]
+    )

@@ -290,3 +290,48 @@ def test_the_dashboard_shows_decision_time_per_section(alice_client, drill_conte
     assert f'id="decisions-{item.scenario.section.ref}"' in page
     assert "median time in seconds: 2.4" in page and "1 fast and right" not in page
     assert "1 right but slow" in page
+
+
+def _call_at(client, when, time_machine, late_ms: int, reported_ms: str, section=None):
+    """One play of a new set called right at `when`, `late_ms` after its stop (the first of
+    `section` if given, else the set's first)."""
+    time_machine.move_to(when, tick=False)
+    drill = new_set(client)
+    items = drill.items.order_by("position")
+    item = (items.filter(scenario__section=section) if section else items).first()
+    assert item is not None, "the set has no play of that section"
+    start(client, item)
+    item.refresh_from_db()
+    set_back(item, item.stop_ms + late_ms)
+    item.refresh_from_db()
+    token = plays.token_for(item)
+    response = answer(client, item, token, right_values(item), reported_ms=reported_ms)
+    assert response.status_code == 200
+    return item
+
+
+def test_the_dashboard_shows_each_sections_decision_time_week_by_week(
+    alice_client, drill_content, time_machine
+):
+    """Slow and right one week, fast and right the next: the trend reads oldest first, in
+    the page's language, with the share fast and right rising."""
+    from polotrainer.umpires import decisions
+
+    first = _call_at(alice_client, "2026-11-10T10:00+01:00", time_machine, 2500, "2400")
+    section = first.scenario.section
+    _call_at(alice_client, "2026-11-18T10:00+01:00", time_machine, 1500, "1200", section)
+    alice = first.drill.user
+    (found,) = [d for d in decisions.per_section(alice) if d.section == section]
+    assert [w.start.isoformat() for w in found.weeks] == ["2026-11-09", "2026-11-16"]
+    assert [w.median_ms for w in found.weeks] == [2400, 1200]
+    assert [w.fast_right_percent for w in found.weeks] == [0, 100]
+    for lang, older, newer, heading in (
+        ("en", "9 Nov", "16 Nov", "Week from"),
+        ("it", "9 nov", "16 nov", "Settimana"),
+    ):
+        with translation.override(lang):
+            page = alice_client.get(reverse("umpires:dashboard")).content.decode()
+        table = page.split(f'id="trend-{section.ref}"')[1].split("</table>")[0]
+        assert heading in table
+        assert table.index(older) < table.index(newer)  # oldest first
+        assert "> 0%" in table and "> 100%" in table
