@@ -468,7 +468,7 @@ def test_her_assignment_picker_offers_it_and_only_her_cohort_is_asked_it(client,
 
     w = authoring
     scenario = _publish(client, w, draft(w)).scenario
-    box = f'value="{scenario.pk}"'
+    box = f'name="scenarios" value="{scenario.pk}"'
     client.force_login(w.instructor_a)
     page = client.get(reverse("courses:assignment_new", args=[w.cohort_a.pk])).content.decode()
     assert box in page
@@ -517,7 +517,7 @@ def test_her_exam_blueprint_takes_it_frozen_per_attempt_and_no_other_course_can(
 
     w = authoring
     scenario = _publish(client, w, draft(w)).scenario
-    box = f'value="{scenario.pk}"'
+    box = f'name="chosen" value="{scenario.pk}"'  # its tick-box among the chosen situations
     client.force_login(w.instructor_b)
     url_b = reverse("courses:exam_new", args=[w.cohort_b.pk])
     assert box not in client.get(url_b).content.decode()
@@ -555,7 +555,7 @@ def test_her_clinic_runs_it_as_a_round_and_another_instructor_cannot(client, aut
 
     w = authoring
     scenario = _publish(client, w, draft(w)).scenario
-    box = f'value="{scenario.pk}"'
+    box = f'name="scenarios" value="{scenario.pk}"'
     data = {"title": "Clinica", "source": "scenarios", "scenarios": [scenario.pk], "rounds": 3}
     client.force_login(w.instructor_b)
     assert box not in client.get(reverse("clinics:new")).content.decode()

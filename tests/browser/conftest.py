@@ -10,8 +10,11 @@ import shutil
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
+from django.core.servers.basehttp import ThreadedWSGIServer
+from django.test.testcases import LiveServerThread
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 PHONE = {"width": 360, "height": 780}
@@ -20,6 +23,34 @@ DESKTOP = {"width": 1280, "height": 900}
 # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make around
 # it are still synchronous and safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+class _OneViewAtATime(ThreadedWSGIServer):
+    """The live server, its views run one at a time on an in-memory SQLite test database.
+
+    The live server answers each request in a thread of its own, and on SQLite in memory every
+    thread shares the test's one connection: two views querying at once (a service worker
+    caching the rulebook while the page syncs its outbox) broke it ("bad parameter or other API
+    misuse", a 503). Only the view runs under the lock: a streamed body (a clinic's event stream)
+    is sent after it, so a stream left open holds nothing. PostgreSQL and file databases give
+    each thread its own connection and are left as they are."""
+
+    def set_app(self, application: Any) -> None:
+        from django.db import connection
+
+        if connection.vendor == "sqlite" and connection.is_in_memory_db():
+            lock = threading.Lock()
+
+            def one_at_a_time(environ: Any, start_response: Any) -> Any:
+                with lock:
+                    return application(environ, start_response)
+
+            super().set_app(one_at_a_time)
+        else:
+            super().set_app(application)
+
+
+LiveServerThread.server_class = _OneViewAtATime
 
 
 #: CI runs the browser tests once, on SQLite: what a browser shows does not depend on the
