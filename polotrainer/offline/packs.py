@@ -366,27 +366,18 @@ def _what_if(posed: quiz.Posed) -> dict[str, Any]:
                     context = {"whatif_error": quiz.WHAT_IF_REFUSED}
                 held[str(value)] = _render("whatif", context)
             results[name] = held
-            options = [(str(control.value), _value_label(control, control.value), True)]
-            options += [(str(v), _value_label(control, v), False) for v in values]
-            options.sort(key=lambda o: _order(control.param, o[0]))
+            param, current = control.param, control.value
+            held_values = (
+                sorted([current, *values])
+                if param.type == "int"
+                else [v for v in param.values if v == current or v in values]
+            )
+            options = [(str(v), param.label_of(v, posed.lang), v == current) for v in held_values]
             controls.append({"name": name, "label": control.label, "options": options})
         if not controls:
             return {}
         box = render_to_string("offline/whatif.html", {"controls": controls})
         return {"box": box.strip(), "results": results}
-
-
-def _value_label(control: quiz.Control, value: Any) -> str:
-    if control.param.type == "int":
-        return str(value)
-    return next((label for v, label, _sel in control.choices if v == str(value)), str(value))
-
-
-def _order(param: Param, value: str) -> tuple[int, str]:
-    if param.type == "int":
-        return (int(value), "")
-    names = [str(v) for v in param.values]
-    return (names.index(value) if value in names else len(names), value)
 
 
 def _given_words(posed: quiz.Posed) -> dict[str, Any]:

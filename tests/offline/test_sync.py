@@ -119,6 +119,9 @@ def test_the_what_if_a_pack_holds_is_the_engines_for_each_value_it_offers(pack):
                 assert list(results) == [str(v) for v in offered]
                 assert 0 < len(offered) <= packs.WHATIF_VALUES
                 assert f'data-param="{name}"' in held["box"]
+                for v in [control.value, *offered]:  # each named as the online what-if names it
+                    label = control.param.label_of(v, lang).replace("'", "&#x27;")
+                    assert f'<option value="{v}"' in held["box"] and label in held["box"]
                 for value, html in results.items():
                     with translation.override(lang):
                         try:
