@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from scenarios import quiz, scenes
 from scenarios.models import Scenario
 from scenarios.questions import build_questions
-from scenarios.variants import Variant, VariantError
+from scenarios.variants import Variant, VariantError, fresh_seed
 
 #: Each family as the instructor's form and the gradebook name it.
 FAMILY_LABELS = {
@@ -54,3 +54,35 @@ def by_family(
         if family is not None:
             out.setdefault(family, []).append(scenario)
     return out
+
+
+def playable_seed(scenario: Scenario) -> tuple[int, str]:
+    """A fresh seed whose variant a family plays (a scenario's incident may vary by seed), and
+    that family; seed 0 (the rulebook's own numbers) and its family ("" if none) after 20 tries."""
+    for _ in range(20):
+        seed = fresh_seed()
+        try:
+            variant = quiz.variant_of(scenario, seed)
+        except VariantError:
+            continue
+        family = scenes.family_of(scenario.kind, variant.facts, situation_en(scenario, variant))
+        if family is not None:
+            return seed, family.value
+    first = quiz.variant_of(scenario, 0)
+    family = scenes.family_of(scenario.kind, first.facts, situation_en(scenario, first))
+    return 0, family.value if family else ""
+
+
+def scene_of(posed: quiz.Posed) -> scenes.Scene:
+    """The scene of a posed variant (the self-study drill's plays and a clinic's drill rounds);
+    scenes.SceneError if no family plays it."""
+    variant = posed.variant
+    return scenes.scene_for(
+        posed.slug,
+        posed.seed,
+        variant.facts,
+        variant.values,
+        variant.ruling,
+        kind=posed.spec.kind,
+        situation_en=variant.render(posed.spec.situation.as_dict(), "en"),
+    )

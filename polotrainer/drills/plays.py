@@ -33,7 +33,6 @@ from polotrainer.umpires.models import Attempt, Mode
 from polotrainer.umpires.progress import Answer, Answers, Context, Person, record_answers
 from scenarios import drillable, quiz, scenes
 from scenarios.models import Scenario
-from scenarios.variants import VariantError, fresh_seed
 
 SET_SIZE = 20
 #: The countdown after the stop (ms), before any extra time.
@@ -134,7 +133,7 @@ def new_set(
         )
         items = []
         for position, scenario in enumerate(chosen, start=1):
-            seed, family = _playable_seed(scenario)
+            seed, family = drillable.playable_seed(scenario)
             items.append(
                 DrillItem(
                     drill=drill,
@@ -147,25 +146,6 @@ def new_set(
             )
         DrillItem.objects.bulk_create(items)
     return drill
-
-
-def _playable_seed(scenario: Scenario) -> tuple[int, str]:
-    """A fresh seed whose variant a family plays (a scenario's incident may vary by seed)."""
-    for _ in range(20):
-        seed = fresh_seed()
-        try:
-            variant = quiz.variant_of(scenario, seed)
-        except VariantError:
-            continue
-        family = scenes.family_of(
-            scenario.kind, variant.facts, drillable.situation_en(scenario, variant)
-        )
-        if family is not None:
-            return seed, family.value
-    # Seed 0 (the rulebook's own numbers) is played by the family that chose the scenario.
-    first = quiz.variant_of(scenario, 0)
-    family = scenes.family_of(scenario.kind, first.facts, drillable.situation_en(scenario, first))
-    return 0, family.value if family else ""
 
 
 def owns(person: Person, drill: DrillSet) -> bool:
@@ -188,17 +168,7 @@ class Play:
 
 def play_of(item: DrillItem, lang: str) -> Play:
     posed = quiz.pose(item.scenario, item.seed, lang)
-    variant = posed.variant
-    scene = scenes.scene_for(
-        item.scenario.slug,
-        item.seed,
-        variant.facts,
-        variant.values,
-        variant.ruling,
-        kind=item.scenario.kind,
-        situation_en=variant.render(posed.spec.situation.as_dict(), "en"),
-    )
-    return Play(item, posed, scene)
+    return Play(item, posed, drillable.scene_of(posed))
 
 
 def stop_offset_ms(scene: scenes.Scene, steps: bool) -> int:

@@ -6,7 +6,6 @@ no network. The answer's POST returns the reveal. Someone else's set or play is 
 says so; a refused answer says why and records nothing.
 """
 
-import json
 from typing import Any
 
 from django.contrib import messages
@@ -24,14 +23,14 @@ from django.views.decorators.http import require_POST, require_safe
 
 from polotrainer.courses import assignments as homework
 from polotrainer.courses.models import Assignment, Kind, Membership
-from polotrainer.drills import plays, words
+from polotrainer.drills import plays, screen, words
 from polotrainer.drills.models import DrillItem, DrillSet
 from polotrainer.umpires import closedbook
 from polotrainer.umpires.decisions import FAST_MS
 from polotrainer.umpires.people import person_of
 from polotrainer.umpires.progress import Person
 from polotrainer.web.requests import Request, UserRequest
-from scenarios import diagram, drillable, quiz, scenes
+from scenarios import drillable, quiz
 from scenarios.localize import current_language
 from scenarios.models import Scenario
 
@@ -199,21 +198,15 @@ def play(request: Request, set_id: int, position: int) -> HttpResponse:
 
 def _page(request: Request, the_play: plays.Play, lang: str) -> dict[str, Any]:
     item, posed, scene = the_play.item, the_play.posed, the_play.scene
-    ground = diagram.Diagram(
-        scene.field.length, scene.field.width, scene.field.boarded, (), None, None, None, 0, 0, 0, 0
-    )
-    hl = scene.field.length / 2
     total = item.drill.items.count()
     return {
         "item": item,
         "posed": posed,
         "total": total,
         "items": [quiz.Marked(q, ()) for q in posed.questions],
-        "ground": ground.ground(
-            _("Fouling team's goal"), _("boards") if ground.boarded else _("side line")
-        ),
-        "view_box": view_box(scene),
-        "goal_line_x": -hl,
+        "ground": screen.ground(scene),
+        "view_box": screen.view_box(scene),
+        "goal_line_x": -scene.field.length / 2,
         "start_url": reverse("drills:start", args=[item.pk]),
         "answer_url": reverse("drills:answer", args=[item.pk]),
         "replay_url": reverse("drills:replay", args=[item.pk]),
@@ -222,27 +215,6 @@ def _page(request: Request, the_play: plays.Play, lang: str) -> dict[str, Any]:
         else reverse("drills:summary", args=[item.drill_id]),
         "lang": lang,
     }
-
-
-#: The scene's view: around where the play happens (what is shown before the stop, never a
-#: ruled spot), at least this many yards wide, in the proportions of a phone held sideways.
-MIN_VIEW = 80.0
-VIEW_RATIO = 1.6
-
-
-def view_box(scene: scenes.Scene) -> str:
-    """The part of the field the scene is seen in (SVG coordinates, y down)."""
-    points = [(k.x, k.y) for tr in scene.tracks for k in tr.keys if k.t <= scene.stop]
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    width = max(max(xs) - min(xs) + 30, (max(ys) - min(ys) + 30) * VIEW_RATIO, MIN_VIEW)
-    height = width / VIEW_RATIO
-    cx, cy = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
-    # Around the field, or further out where a rider stands behind the back line (a lineup).
-    hl = max(scene.field.length / 2 + 8, max(abs(x) for x in xs) + 6)
-    hw = max(scene.field.width / 2 + 8, max(abs(y) for y in ys) + 6)
-    left = min(max(cx - width / 2, -hl), hl - width)
-    top = min(max(-cy - height / 2, -hw), hw - height) if height < 2 * hw else -height / 2
-    return f"{left:.1f} {top:.1f} {width:.1f} {height:.1f}"
 
 
 @require_POST
@@ -329,9 +301,6 @@ def answer(request: Request, item_id: int) -> HttpResponse:
 def _reveal(
     the_play: plays.Play, check: Any, item: DrillItem, outcome: plays.Outcome | None
 ) -> dict[str, Any]:
-    scene = the_play.scene
-    full = scene.as_json()
-    full["reveal"] = [[round(x, 2), round(y, 2)] for x, y in scene.reveal]
     decision = item.decision_ms or 0
     right = bool(item.correct)
     return {
@@ -343,7 +312,7 @@ def _reveal(
         "right": right,
         "fast": right and decision <= FAST_MS,
         "decision_seconds": decision / 1000,
-        "replay_scene": json.dumps(full, separators=(",", ":")),
+        "replay_scene": screen.replay_json(the_play.scene),
         "item": item,
     }
 

@@ -3,7 +3,6 @@
 // The scene comes with the start; from then until the answer the page needs no network.
 (function () {
   "use strict";
-  var NS = "http://www.w3.org/2000/svg";
   var root = document.getElementById("drill");
   if (!root) return;
   var svg = document.getElementById("scene");
@@ -17,12 +16,8 @@
   var STEP_MS = 1200;
   var state = { stoppedAt: null, end: 0, timer: null, sent: false, scene: null };
 
-  function el(name, attrs, parent) {
-    var node = document.createElementNS(NS, name);
-    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (parent) parent.appendChild(node);
-    return node;
-  }
+  var P = window.PoloScene.player(svg, { actors: layer, spots: spots });
+  var el = P.el;
   function csrf() {
     var input = document.querySelector("input[name=csrfmiddlewaretoken]");
     return input ? input.value : "";
@@ -34,71 +29,11 @@
     });
   }
   function say(text) { if (status) status.textContent = text; }
-  function transform(k) { return "translate(" + k[1] + "px," + (-k[2]) + "px)"; }
 
-  // --- drawing ---------------------------------------------------------------------------------
-  function draw(scene) {
-    layer.textContent = "";
-    // The ball on top of the riders: it is what the call is about.
-    var order = scene.tracks.filter(function (t) { return t.id !== "ball"; })
-      .concat(scene.tracks.filter(function (t) { return t.id === "ball"; }));
-    // Discs keep a readable size on screen whatever the view's scale (about 11 px across a
-    // rider's radius): their positions stay to scale, their size is a glyph's.
-    var perYard = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width || 3;
-    var size = Math.max(0.4, Math.min(1.6, 11 / (3.4 * perYard)));
-    return order.map(function (tr) {
-      var outer = el("g", { "class": tr.id === "ball" ? "actor ball-actor" : "actor player " + tr.team }, layer);
-      var g = el("g", { transform: "scale(" + size.toFixed(3) + ")" }, outer);
-      var head = null;
-      if (tr.id === "ball") {
-        el("circle", { r: "1.8", "class": "ball" }, g);
-      } else {
-        head = el("g", { "class": "heading" }, g);
-        el("path", { d: "M3.2,-1.8L6.6,0L3.2,1.8z", "class": "nose" }, head);
-        el("circle", { r: "3.4" }, g);
-        var t = el("text", { y: "1.9" }, g);
-        t.textContent = tr.n;
-      }
-      return { track: tr, g: outer, head: head };
-    });
-  }
-  function place(actors, index) {
-    actors.forEach(function (a) {
-      var k = a.track.k[Math.min(index, a.track.k.length - 1)];
-      a.g.style.transform = transform(k);
-      if (a.head) a.head.style.transform = "rotate(" + (-k[3]) + "deg)";
-    });
-  }
-  function at(track, t) {
-    var k = track.k;
-    if (t <= k[0][0]) return k[0];
-    for (var i = 1; i < k.length; i++) {
-      if (t <= k[i][0]) {
-        var a = k[i - 1], b = k[i], s = b[0] === a[0] ? 0 : (t - a[0]) / (b[0] - a[0]);
-        return [t, a[1] + (b[1] - a[1]) * s, a[2] + (b[2] - a[2]) * s, a[3]];
-      }
-    }
-    return k[k.length - 1];
-  }
-  function animate(actors, scene, rate) {
-    var duration = scene.stop * 1000 / rate;
-    var runs = [];
-    actors.forEach(function (a) {
-      var frames = a.track.k.map(function (k) {
-        return { offset: scene.stop ? Math.min(1, k[0] / scene.stop) : 1, transform: transform(k) };
-      });
-      if (frames[0].offset > 0) frames.unshift({ offset: 0, transform: frames[0].transform });
-      if (frames[frames.length - 1].offset < 1) frames.push({ offset: 1, transform: frames[frames.length - 1].transform });
-      runs.push(a.g.animate(frames, { duration: duration, fill: "forwards", easing: "linear" }));
-      if (a.head) {
-        var turns = a.track.k.map(function (k) { return { offset: scene.stop ? Math.min(1, k[0] / scene.stop) : 1, transform: "rotate(" + (-k[3]) + "deg)" }; });
-        if (turns[0].offset > 0) turns.unshift({ offset: 0, transform: turns[0].transform });
-        if (turns[turns.length - 1].offset < 1) turns.push({ offset: 1, transform: turns[turns.length - 1].transform });
-        runs.push(a.head.animate(turns, { duration: duration, fill: "forwards", easing: "steps(1, end)" }));
-      }
-    });
-    return Promise.all(runs.map(function (r) { return r.finished; }));
-  }
+  // --- drawing (static/js/scene.js) ------------------------------------------------------------
+  function draw(scene) { return P.draw(scene); }
+  function place(actors) { P.pose(actors, 1e9); }
+  function animate(actors, scene, rate) { return P.animate(actors, scene, rate, 0); }
   function caption(scene, sentences, rate) {
     // What happens, as it happens: the event's sentence under the field and a brief ring
     // where it happens (a helmet falls, the horn, a whistle). The sentences are the list's,
@@ -119,50 +54,17 @@
   }
   function steps(actors, scene, sentences) {
     // Reduced motion: the key frames one by one, no movement in between.
-    var times = [];
-    scene.tracks.forEach(function (tr) { tr.k.forEach(function (k) { if (times.indexOf(k[0]) < 0) times.push(k[0]); }); });
-    if (times.indexOf(scene.stop) < 0) times.push(scene.stop);
-    times.sort(function (a, b) { return a - b; });
-    return new Promise(function (done) {
-      var i = 0;
-      (function next() {
-        if (i >= times.length) { done(); return; }
-        actors.forEach(function (a) {
-          var k = at(a.track, times[i]);
-          a.g.style.transform = transform(k);
-          if (a.head) a.head.style.transform = "rotate(" + (-k[3]) + "deg)";
+    return P.steps(actors, scene, STEP_MS, function (i, total, now) {
+      say(root.dataset.labelStep.replace("{n}", i + 1).replace("{total}", total));
+      var line = document.getElementById("scene-caption");
+      if (line && sentences) {
+        (scene.events || []).forEach(function (e, j) {
+          if (e[1] !== "whistle_due" && e[0] <= now && sentences[j]) line.textContent = sentences[j];
         });
-        say(root.dataset.labelStep.replace("{n}", i + 1).replace("{total}", times.length));
-        var line = document.getElementById("scene-caption");
-        if (line && sentences) {
-          var now = times[i];
-          (scene.events || []).forEach(function (e, j) {
-            if (e[1] !== "whistle_due" && e[0] <= now && sentences[j]) line.textContent = sentences[j];
-          });
-        }
-        i += 1;
-        setTimeout(next, STEP_MS);
-      })();
+      }
     });
   }
-  function showSpots(points) {
-    spots.textContent = "";
-    (points || []).forEach(function (p) {
-      el("circle", { cx: p[0], cy: -p[1], r: "5", "class": "right-ring" }, spots);
-      el("circle", { cx: p[0], cy: -p[1], r: "1.6", "class": "right-dot" }, spots);
-    });
-    if (points && points.length) fitView(points);
-  }
-  function fitView(points) {
-    // The ruled spot may lie outside the play's view (the centre, for a Penalty 1): widen it.
-    var vb = svg.viewBox.baseVal;
-    var minX = vb.x, maxX = vb.x + vb.width, minY = vb.y, maxY = vb.y + vb.height;
-    points.forEach(function (p) {
-      minX = Math.min(minX, p[0] - 12); maxX = Math.max(maxX, p[0] + 12);
-      minY = Math.min(minY, -p[1] - 12); maxY = Math.max(maxY, -p[1] + 12);
-    });
-    svg.setAttribute("viewBox", [minX, minY, maxX - minX, maxY - minY].join(" "));
-  }
+  function showSpots(points) { P.showSpots(points); }
 
   // --- the call --------------------------------------------------------------------------------
   function describe(sentences) {
@@ -233,7 +135,7 @@
     if (!box || !box.dataset.scene) return;
     var scene = JSON.parse(box.dataset.scene);
     var actors = draw(scene);
-    place(actors, 1e9);
+    place(actors);
     showSpots(scene.reveal);
     box.querySelectorAll("[data-replay]").forEach(function (button) {
       button.addEventListener("click", function () {
@@ -270,7 +172,7 @@
       var box = document.getElementById("countdown");
       if (data.again) {
         // A reload: nothing plays again; the window runs from the first start.
-        place(actors, 1e9);
+        place(actors);
         var left = data.window_ms - Math.max(0, data.elapsed_ms - data.stop_ms);
         box.dataset.left = left;
         decide(Math.max(0, left));

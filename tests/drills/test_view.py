@@ -1,6 +1,6 @@
 """The play's view: a lineup's rider standing behind the back line is inside it."""
 
-from polotrainer.drills.views import view_box
+from polotrainer.drills.screen import view_box
 from polotrainer.rules import rule_json
 from scenarios import scenes
 
