@@ -14,7 +14,7 @@ from enum import StrEnum
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from polotrainer.clinics import live
+from polotrainer.clinics import drill, live
 from polotrainer.clinics.models import ClinicAnswer, ClinicSession, Participant, Phase, Round
 from polotrainer.umpires import closedbook
 from polotrainer.umpires.models import Mode
@@ -34,14 +34,15 @@ class Refusal(StrEnum):
     ENDED = "ended"
     WRONG_ROUND = "wrong_round"
     CLOSED = "closed"
+    EARLY = "early"
     CLOSED_BOOK = "closed_book"
     INVALID = "invalid"
     TWICE = "twice"
 
 
 class AnswerRefused(Exception):
-    """Nothing recorded: `code` is ended, closed, wrong_round, twice, closed_book or invalid
-    (with `items`)."""
+    """Nothing recorded: `code` is ended, closed, early (a drill round's play is not over),
+    wrong_round, twice, closed_book or invalid (with `items`)."""
 
     def __init__(self, code: Refusal, items: Sequence[quiz.Marked] = ()) -> None:
         super().__init__(code)
@@ -56,8 +57,11 @@ class Result:
     answers: list[ClinicAnswer]
 
 
-def points_for(session: ClinicSession, correct: bool, elapsed_ms: int) -> float:
-    """One point for a right answer; with the speed bonus, up to half a point more the faster.
+def points_for(
+    session: ClinicSession, correct: bool, elapsed_ms: int, *, window_ms: int | None = None
+) -> float:
+    """One point for a right answer; with the speed bonus, up to half a point more the faster
+    (over `window_ms`, else the time limit, else SPEED_WINDOW_MS).
 
     >>> s = ClinicSession(speed_bonus=True, time_limit=20)
     >>> points_for(s, True, 0), points_for(s, True, 10_000), points_for(s, False, 0)
@@ -67,7 +71,7 @@ def points_for(session: ClinicSession, correct: bool, elapsed_ms: int) -> float:
         return 0.0
     if not session.speed_bonus:
         return 1.0
-    window = session.time_limit * 1000 if session.time_limit else SPEED_WINDOW_MS
+    window = window_ms or (session.time_limit * 1000 if session.time_limit else SPEED_WINDOW_MS)
     return 1.0 + SPEED_BONUS * max(0.0, 1 - elapsed_ms / window)
 
 
@@ -98,11 +102,16 @@ def submit(
         Person(user_id=participant.user_id), now
     ):
         raise AnswerRefused(Refusal.CLOSED_BOOK)
+    opened = session.opened_at or now
+    elapsed = max(0, min(int((now - opened).total_seconds() * 1000), 2**31 - 1))
+    if current.stop_ms is not None and elapsed < current.stop_ms:
+        raise AnswerRefused(Refusal.EARLY)
     checked = quiz.check(posed, submitted)
     if checked.refused:
         raise AnswerRefused(Refusal.INVALID, checked.items)
-    opened = session.opened_at or now
-    elapsed = max(0, min(int((now - opened).total_seconds() * 1000), 2**31 - 1))
+    # A drill round scores its speed from the stop, over the countdown (clinics.drill).
+    scored = drill.decision_ms(current, elapsed) if current.stop_ms is not None else elapsed
+    window = drill.COUNTDOWN_MS if current.stop_ms is not None else None
     rows = [
         ClinicAnswer(
             participant=participant,
@@ -111,7 +120,7 @@ def submit(
             answer=m.given,
             right_answer=m.right,
             correct=m.correct,
-            points=points_for(session, m.correct, elapsed),
+            points=points_for(session, m.correct, scored, window_ms=window),
             created_at=now,
             elapsed_ms=elapsed,
         )

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from polotrainer.clinics import live
+from polotrainer.clinics import drill, live
 from polotrainer.clinics.models import ClinicSession, Phase, Round
 
 ACTIONS = ("show", "close", "reveal", "leaderboard", "next", "back", "skip", "end")
@@ -48,6 +48,13 @@ def _open(session: ClinicSession, position: int) -> None:
     session.phase = Phase.OPEN
     session.opened_at = now
     session.closes_at = now + timedelta(seconds=session.time_limit) if session.time_limit else None
+    stop = (
+        Round.objects.filter(session=session, position=position)
+        .values_list("stop_ms", flat=True)
+        .first()
+    )
+    if stop is not None:  # a drill round: the scene, then the countdown (clinics.drill)
+        session.closes_at = drill.closes_at(now, stop)
     Round.objects.filter(session=session, position=position, shown_at=None).update(shown_at=now)
 
 

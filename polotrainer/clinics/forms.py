@@ -61,6 +61,15 @@ class SessionForm(ScopeForm):
         required=False,
         help_text=_("Empty: you close each round yourself."),
     )
+    drills = forms.BooleanField(
+        label=_("Play the situations as drills"),
+        required=False,
+        help_text=_(
+            "Each situation a scene can show plays on the projector at match speed and stops "
+            "where the whistle is due; the phones then have 5 seconds to call it. Situations "
+            "with no scene stay ordinary rounds."
+        ),
+    )
     speed_bonus = forms.BooleanField(
         label=_("Speed bonus: up to half a point more for a quick right answer"), required=False
     )

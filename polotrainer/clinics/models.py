@@ -96,6 +96,10 @@ class Round(models.Model):
     seed = models.PositiveIntegerField()
     skipped = models.BooleanField(default=False)
     shown_at = models.DateTimeField(null=True, blank=True)
+    # A drill round (clinics.drill): the projector plays the variant's scene from the round's
+    # opening, which stops this long after it; the phones then have the countdown to call it.
+    # Null: an ordinary round.
+    stop_ms = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["session", "position"]

@@ -25,6 +25,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
+from polotrainer.clinics import drill
 from polotrainer.clinics.models import ClinicSession, ClinicSet, ClinicSetItem, Phase, Round, Team
 from polotrainer.courses.models import Assignment
 from polotrainer.throttle import passes, rates
@@ -126,11 +127,18 @@ def create(
     speed_bonus: bool = False,
     streaks: bool = False,
     teams: Sequence[str] = (),
+    drills: bool = False,
 ) -> ClinicSession:
-    """A new session in the lobby: up to `rounds` rounds drawn from the source, in its order."""
+    """A new session in the lobby: up to `rounds` rounds drawn from the source, in its order;
+    with `drills`, each situation a scene plays is a drill round (clinics.drill)."""
     chosen = source.scenario_ids()[: min(rounds, MAX_ROUNDS)]
     if not chosen:
         raise SessionError(SessionCode.NO_SCENARIOS)
+    if drills:
+        by_pk = Scenario.objects.in_bulk(chosen)
+        played = [drill.prepare(by_pk[pk]) for pk in chosen]
+    else:
+        played = [(fresh_seed(), None) for _ in chosen]
     names = list(dict.fromkeys(t.strip()[:40] for t in teams if t.strip()))
     if len(names) > MAX_TEAMS:
         raise SessionError(SessionCode.TOO_MANY_TEAMS)
@@ -147,8 +155,8 @@ def create(
                     source=source.label(),
                 )
                 Round.objects.bulk_create(
-                    Round(session=session, position=n, scenario_id=pk, seed=fresh_seed())
-                    for n, pk in enumerate(chosen, start=1)
+                    Round(session=session, position=n, scenario_id=pk, seed=seed, stop_ms=stop)
+                    for n, (pk, (seed, stop)) in enumerate(zip(chosen, played, strict=True), 1)
                 )
                 Team.objects.bulk_create(Team(session=session, name=name) for name in names)
             return session

@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from polotrainer.clinics import board, control, sessions
+from polotrainer.clinics import board, control, drill, sessions
 from polotrainer.clinics.models import (
     ClinicAnswer,
     ClinicSession,
@@ -32,10 +32,11 @@ from polotrainer.clinics.models import (
     Round,
     Team,
 )
+from polotrainer.drills import screen, words
 from polotrainer.umpires import closedbook
 from polotrainer.umpires.models import ClosedBook
 from polotrainer.web import language, qr
-from scenarios import diagram, quiz, texts
+from scenarios import diagram, drillable, quiz, scenes, texts
 from scenarios.models import Scenario
 from scenarios.spec import Texts
 
@@ -90,6 +91,7 @@ class Snapshot:
     held: dict[int, ClosedBook] = field(default_factory=dict)
     posed: dict[str, quiz.Posed] = field(default_factory=dict)
     phone_html: dict[tuple[str, bool], str] = field(default_factory=dict)
+    _scene: list[scenes.Scene] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -137,6 +139,8 @@ class Snapshot:
             if session.closes_at and session.phase == Phase.OPEN
             else None,
         }
+        if posed is not None and self.current is not None and self.current.stop_ms is not None:
+            context["drill"] = self._drill(posed, lang)
         if posed is not None:
             context["items"] = [quiz.Marked(q, ()) for q in posed.questions]
             context["question_field"] = _question_field(posed)
@@ -148,6 +152,34 @@ class Snapshot:
                     texts.section_titles(posed.stamp).get(posed.spec.section, Texts()).pick(lang)
                 )
         return context
+
+    def scene(self, posed: quiz.Posed) -> scenes.Scene:
+        """The drill round's scene (the same in every language): built once per snapshot."""
+        if not self._scene:
+            self._scene.append(drillable.scene_of(posed))
+        return self._scene[0]
+
+    def _drill(self, posed: quiz.Posed, lang: str) -> dict[str, Any]:
+        """What a drill round adds (clinics.drill): the scene to play from the opening, when it
+        stops, the countdown; after the reveal, the spread of decision times and the replay."""
+        assert self.current is not None and self.current.stop_ms is not None
+        scene = self.scene(posed)
+        opened = self.session.opened_at or timezone.now()
+        out: dict[str, Any] = {
+            "scene_json": screen.play_json(scene),
+            "ground": screen.ground(scene),
+            "view_box": screen.view_box(scene),
+            "opened_ms": round(opened.timestamp() * 1000),
+            "stop_ms": self.current.stop_ms,
+            "stop_at_ms": round(drill.stop_at(opened, self.current.stop_ms).timestamp() * 1000),
+            "countdown_ms": drill.COUNTDOWN_MS,
+            "countdown_s": drill.COUNTDOWN_MS // 1000,
+            "description": words.describe(scene, lang),
+        }
+        if self.session.phase in (Phase.REVEALED, Phase.LEADERBOARD, Phase.ENDED):
+            out["replay_json"] = screen.replay_json(scene)
+            out["times"] = drill.times(self.current, self.answers, len(self.participants))
+        return out
 
     def phone_stage(self, lang: str, answered: bool) -> str:
         """The phones' shared fragment in one language: rendered once per snapshot."""
@@ -187,6 +219,14 @@ class Snapshot:
         results = None
         fields: dict[str, str] = {}
         posed = self.pose(lang)
+        decided = None
+        if self.current is not None and self.current.stop_ms is not None:
+            mine = [
+                a.elapsed_ms
+                for a in self.answers
+                if a.round_id == self.current.pk and a.participant_id == participant.pk
+            ]
+            decided = drill.decision_ms(self.current, mine[0]) / 1000 if mine else None
         if (
             given is not None
             and posed is not None
@@ -208,6 +248,8 @@ class Snapshot:
             "phase": self.phase,
             "clinic": self.session,
             "held": held,
+            "drill_round": self.current is not None and self.current.stop_ms is not None,
+            "decision_s": decided,
         }
 
     def _own_spots(self, posed: quiz.Posed, results: Sequence[quiz.Marked]) -> dict[str, str]:
@@ -278,7 +320,7 @@ def build(session_id: int) -> Snapshot | None:
     teams = list(Team.objects.filter(session=session))
     answers = list(
         ClinicAnswer.objects.filter(round__session=session).only(
-            "participant_id", "round_id", "question", "answer", "correct", "points"
+            "participant_id", "round_id", "question", "answer", "correct", "points", "elapsed_ms"
         )
     )
     by_participant: dict[int, dict[str, Any]] = {}

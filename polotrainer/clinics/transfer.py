@@ -140,6 +140,7 @@ def export(session: ClinicSession, site: str) -> dict[str, Any]:
                 "content_version": r.scenario.version,
                 "seed": r.seed,
                 "skipped": r.skipped,
+                "stop_ms": r.stop_ms,  # a drill round's stop (null: an ordinary round)
             }
             for r in rounds
         ],
@@ -264,6 +265,7 @@ def _import(data: dict[str, Any], instructor: User) -> ClinicSession:
                 scenario=scenarios[str(r["scenario"])],
                 seed=int(r["seed"]),
                 skipped=bool(r.get("skipped")),
+                stop_ms=_stop_ms(r.get("stop_ms")),
             )
             for r in data["rounds"]
         }
@@ -344,3 +346,10 @@ def _to_histories(session: ClinicSession, created: list[ClinicAnswer]) -> None:
                 at=first.created_at,
             ),
         )
+
+
+def _stop_ms(value: object) -> int | None:
+    """A drill round's stop as the file gives it: a whole number of ms under an hour, or none."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 3_600_000:
+        return value
+    return None

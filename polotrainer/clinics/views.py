@@ -76,6 +76,10 @@ REFUSALS: dict[answering.Refusal, Message] = {
     answering.Refusal.CLOSED: gettext_lazy(
         "Answers for this round are closed: this answer was not recorded."
     ),
+    answering.Refusal.EARLY: gettext_lazy(
+        "The play has not stopped yet: watch the projector, then send your call. "
+        "Nothing was recorded."
+    ),
     answering.Refusal.WRONG_ROUND: gettext_lazy(
         "This answer is not for the round on the projector now, so it was not recorded."
     ),
@@ -193,6 +197,7 @@ def new(request: UserRequest) -> HttpResponse:
                 speed_bonus=data["speed_bonus"],
                 streaks=data["streaks"],
                 teams=data["teams"],
+                drills=data["drills"],
             )
         except sessions.SessionError as exc:
             form.add_error(None, str(SESSION_ERRORS[exc.code]))
@@ -559,6 +564,15 @@ def answer(request: Request, pin: str) -> HttpResponse:
             context["has_errors"] = True
             context["answered"] = False
             return render(request, f"{PHONE}#live", context, status=400)
+        if exc.code == answering.Refusal.EARLY:
+            # A drill round's play is not over: the choices stay in the form, to send at the stop.
+            context = _phone_context(request, session, me)
+            context["items"] = [
+                quiz.Marked(m.question, m.values) for m in quiz.check(posed, submitted).items
+            ]
+            context["answered"] = False
+            context["refusal"] = REFUSALS[exc.code]
+            return render(request, f"{PHONE}#live", context, status=409)
         return _refused(request, session, me, exc.code)
     if not request.htmx:
         return redirect("clinics:play", session.pin)

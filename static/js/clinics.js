@@ -161,6 +161,76 @@
     if (box && stage && stage.getAttribute("data-phase") !== "lobby") box.open = false;
   }
 
+  // --- a drill round (clinics.drill) ----------------------------------------------------------
+  // The projector plays the scene from the round's opening, at match speed (a projector that
+  // opens late joins the play where it is); the reveal shows the replay with the ruled spot.
+  // The phones count down to the stop, then open the questions for the countdown: the server
+  // keeps the time, these only show it.
+  var reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+  function playScene() {
+    var fig = live && live.querySelector("[data-drill-scene]");
+    if (!fig || fig.dataset.drawn || !window.PoloScene) return;
+    fig.dataset.drawn = "1";
+    var svg = fig.querySelector("svg");
+    var P = window.PoloScene.player(svg, { actors: svg.querySelector(".actors"), spots: svg.querySelector(".reveal-layer") });
+    var scene = JSON.parse(fig.getAttribute("data-drill-scene"));
+    var actors = P.draw(scene);
+    var replay = fig.hasAttribute("data-replay");
+    function run(from) {
+      P.showSpots([]);
+      var done = reduced
+        ? P.steps(actors, scene, Math.max(300, scene.stop * 1000 / Math.max(1, P.times(scene).length)))
+        : P.animate(actors, scene, 1, from);
+      return done.then(function () {
+        if (replay) P.showSpots(scene.reveal);
+        fig.dataset.played = "1";
+      });
+    }
+    if (replay) {
+      P.pose(actors, 1e9);
+      P.showSpots(scene.reveal);
+      var button = live.querySelector("[data-scene-replay]");
+      if (button) button.addEventListener("click", function () { run(0); });
+      return;
+    }
+    var from = (Date.now() - parseFloat(fig.getAttribute("data-opened-at"))) / 1000;
+    if (from >= scene.stop) {
+      P.pose(actors, 1e9);
+      fig.dataset.played = "1";
+    } else {
+      run(reduced ? 0 : Math.max(0, from));
+    }
+  }
+
+  function drillTick() {
+    var box = live && live.querySelector(".drill-phone");
+    if (!box) return;
+    var stopAt = parseFloat(box.getAttribute("data-stop-at"));
+    var whole = parseFloat(box.getAttribute("data-countdown"));
+    var now = Date.now();
+    var status = box.querySelector(".drill-phone-status");
+    var text;
+    if (now < stopAt) {
+      text = box.getAttribute("data-label-watch").replace("{s}", Math.ceil((stopAt - now) / 1000));
+    } else {
+      var opened = false;
+      live.querySelectorAll("[data-drill-questions]").forEach(function (el) {
+        if (el.disabled) { el.disabled = false; opened = true; }
+      });
+      if (opened) {
+        var first = live.querySelector("fieldset[data-drill-questions] input, fieldset[data-drill-questions] select");
+        if (first) first.focus({ preventScroll: false });
+      }
+      var left = Math.max(0, stopAt + whole - now);
+      var bar = box.querySelector(".countdown");
+      bar.hidden = false;
+      bar.firstElementChild.style.width = (100 * left / whole) + "%";
+      text = box.getAttribute("data-label-call").replace("{s}", Math.ceil(left / 1000));
+    }
+    if (status.textContent !== text) status.textContent = text;
+  }
+
   // --- the phone tells what arrived ------------------------------------------------------------
   // A round, its reveal, the leaderboard arrive by the stream, not by a click: a screen reader
   // hears them (the live region #announce) and the focus moves to the new heading (the phone's
@@ -219,6 +289,7 @@
     if (live.classList.contains("projector")) {
       foldWifi();
       queueFit();
+      window.requestAnimationFrame(playScene);
       return;
     }
     if (!live.classList.contains("phone")) return;
@@ -237,6 +308,8 @@
     if (!live) return;
     told = phoneKey();
     fit();
+    window.requestAnimationFrame(playScene);
+    window.setInterval(drillTick, 100);
     // No stream asked for (?poll=1) or none possible: poll from the start.
     if (!live.hasAttribute("sse-connect") || !window.EventSource) startPolling();
     else window.setTimeout(function () { if (!open) startPolling(); }, 5000);
