@@ -160,7 +160,8 @@ def served(prefix: str) -> Iterator[tuple[Database, Server]]:
             database.drop()
 
 
-#: Makes an instructor with a logged-in session and a clinic; gives the ids, PIN and cookie.
+#: Makes an instructor with a logged-in session and a clinic of SLUGS (with DRILLS, its
+#: situations a scene plays are drill rounds); gives the ids, PIN and cookie.
 SETUP = """
 from django.contrib.auth import (
     BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model,
@@ -180,7 +181,7 @@ store[HASH_SESSION_KEY] = user.get_session_auth_hash()
 store.create()
 chosen = list(Scenario.objects.filter(slug__in=SLUGS))
 clinic = sessions.create(
-    user, "Stream clinic", sessions.Source("scenarios", scenarios=chosen), rounds=len(SLUGS)
+    user, TITLE, sessions.Source("scenarios", scenarios=chosen), rounds=len(SLUGS), drills=DRILLS
 )
 result = {"id": clinic.pk, "pin": clinic.pin, "session": store.session_key}
 """
@@ -291,8 +292,10 @@ for r in Round.objects.filter(session_id=CLINIC).select_related("scenario"):
 """
 
 
-def setup(database: Database, slugs: list[str]) -> dict[str, Any]:
-    return database.query(f"SLUGS = {slugs!r}\n" + SETUP)
+def setup(
+    database: Database, slugs: list[str], *, drills: bool = False, title: str = "Stream clinic"
+) -> dict[str, Any]:
+    return database.query(f"SLUGS = {slugs!r}\nDRILLS = {drills!r}\nTITLE = {title!r}\n" + SETUP)
 
 
 def participants(database: Database, clinic: int, n: int) -> list[str]:

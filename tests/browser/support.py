@@ -98,3 +98,54 @@ def typed(scenario, seed, spot):
     """The yards a trainee types for an engine point of the variant (along, across)."""
     variant = make_variant(scenario.slug, scenario.data, seed)
     return FieldSpot.from_engine(spot, field_of(variant.facts))
+
+
+# The projector fits its screen (tests/browser/test_projector_fit.py, the drill round).
+
+#: Text of the round smaller than this share of the screen's height is not read from the back
+#: of a room (12 px at 768, 17 px at 1080): the longest rounds come near it, most stay far above.
+SMALLEST_TEXT = 0.016
+
+#: What does not fit: the page scrolling either way, a region whose content is cut, the
+#: controls off the screen or over the round, text too small to read from the back.
+MISFIT = """(smallest) => {
+  const doc = document.documentElement, out = [];
+  const down = doc.scrollHeight - innerHeight, sideways = doc.scrollWidth - innerWidth;
+  if (down > 1) out.push(`scrolls down ${down}px`);
+  if (sideways > 1) out.push(`scrolls sideways ${sideways}px`);
+  for (const el of document.querySelectorAll("#stage [data-fit-box]")) {
+    if (el.scrollHeight > el.clientHeight + 1)
+      out.push(`${el.className} cut by ${el.scrollHeight - el.clientHeight}px`);
+  }
+  const controls = document.querySelector("#stage .controls");
+  if (controls) {
+    const box = controls.getBoundingClientRect();
+    if (box.bottom > innerHeight + 1) out.push(`controls end ${Math.round(box.bottom)}px down`);
+    for (const el of document.querySelectorAll("#stage [data-fit-box]")) {
+      if (el.getBoundingClientRect().bottom > box.top + 1) out.push("controls over the round");
+    }
+  }
+  const words = "#stage [data-fit-box] :is(p, li, td, h1, h2), #stage .stage-head h1";
+  for (const el of document.querySelectorAll(words)) {
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (el.checkVisibility() && el.textContent.trim() && size < smallest * innerHeight)
+      out.push(`${el.tagName.toLowerCase()}.${el.className} at ${size}px`);
+  }
+  return [...new Set(out)].slice(0, 6).join("; ");
+}"""
+
+
+def fitted(page, width: int, height: int) -> None:
+    """Resize the window and wait for the projector to lay its stage out for it."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_function(
+        """([w, h]) => {
+          const live = document.getElementById("live");
+          const stage = live.querySelector("[data-version]");
+          // (A page without the fitting script has nothing to wait for.)
+          return live.dataset.fitted === `${w}x${h}:${stage.dataset.version}`
+            || live.dataset.fitted === undefined;
+        }""",
+        arg=[width, height],
+        timeout=8000,
+    )

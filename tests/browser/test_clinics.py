@@ -10,7 +10,14 @@ import re
 from playwright.sync_api import expect
 
 from tests import servers as server
-from tests.browser.support import assert_accessible, assert_fits, shoot
+from tests.browser.support import (
+    MISFIT,
+    SMALLEST_TEXT,
+    assert_accessible,
+    assert_fits,
+    fitted,
+    shoot,
+)
 
 PROJECTOR = {"width": 1280, "height": 720}
 PHONE = {"width": 360, "height": 740}
@@ -43,7 +50,9 @@ def _answer(page, form: dict, *, right: bool) -> None:
             elif not right and re.fullmatch(r"-?\d+", shown):
                 shown = str(int(shown) + 1)
             page.locator(f"input[name='{name}']").fill(shown)
-    page.get_by_role("button", name=re.compile("Send my answer|Invia la mia risposta")).click()
+    page.get_by_role(
+        "button", name=re.compile("Send my answer|Invia la mia risposta|Call it|Decidi")
+    ).click()
     page.wait_for_selector(".received", timeout=WAIT)
     # The form is gone: the focus is on the confirmation, not lost on the body.
     page.wait_for_function("document.activeElement.classList.contains('received')", timeout=WAIT)
@@ -212,3 +221,127 @@ def test_a_clinic_with_a_projector_and_three_phones(browser, served):
         projector_ctx.close()
         for made, _page in phones.values():
             made.close()
+
+
+#: A Safety or not: a scene plays it, so a clinic "as drills" makes it a drill round.
+PLAYED = "r21-safety-off-an-opponent"
+SCREENS = [(1024, 768), (1280, 720), (1920, 1080)]
+#: Whether the phone's questions are shut, and whether the play is still before its stop.
+WATCHING = """() => [
+  document.querySelector("fieldset[data-drill-questions]").disabled,
+  Date.now() < parseFloat(document.querySelector(".drill-phone").dataset.stopAt),
+]"""
+
+
+def test_a_drill_round_with_a_projector_and_two_phones(browser, served):
+    """The projector plays the scene for the room while the phones count down to the stop; then
+    the phones call it in the countdown: Anna (English) calls it, Chiara (Italian) lets it run
+    out and is told so, by the server's clock. The reveal shows the spread of decision times and
+    the replay with the ruled spot, fitting every projector; each phone sees its own time."""
+    database, running = served
+    clinic = server.setup(database, [PLAYED], drills=True, title="Drill clinic")
+    pin, base = clinic["pin"], running.base
+
+    def context(viewport, **extra):
+        made = browser.new_context(viewport=viewport, base_url=base, **extra)
+        return made, made.new_page()
+
+    projector_ctx, projector = context(PROJECTOR)
+    projector_ctx.add_cookies([{"name": "sessionid", "value": clinic["session"], "url": base}])
+    made = [context(PHONE, is_mobile=True, has_touch=True, locale=lang) for lang in ("en", "it")]
+    (_, anna), (_, chiara) = made
+    misfits: list[str] = []
+
+    def fits_every_screen(step: str) -> None:
+        for width, height in SCREENS:
+            fitted(projector, width, height)
+            found = projector.evaluate(MISFIT, SMALLEST_TEXT)
+            if found:
+                misfits.append(f"{width}x{height} {step}: {found}")
+        projector.set_viewport_size(PROJECTOR)
+
+    try:
+        projector.goto(f"/en/clinics/{clinic['id']}/")
+        for page, nick in ((anna, "Anna"), (chiara, "Chiara")):
+            page.goto(f"/play/{pin}/")
+            page.locator("#id_nickname").fill(nick)
+            page.locator("main form button[type=submit]").click()
+        expect(projector.locator("#counts")).to_contain_text("2 players", timeout=WAIT)
+        # Anna's right answer, ready before the round opens: the countdown is 5 s.
+        form = server.forms(database, clinic["id"])[1]["right"]
+
+        projector.get_by_role("button", name="Show the first round").click()
+        # The projector plays the scene: riders and ball drawn, no spot shown before the stop.
+        scene = projector.locator("[data-drill-scene]")
+        scene.wait_for(timeout=WAIT)
+        projector.wait_for_function(
+            "() => document.querySelectorAll('[data-drill-scene] .actors > *').length >= 3",
+            timeout=WAIT,
+        )
+        assert projector.locator("[data-drill-scene] .reveal-layer > *").count() == 0
+        shoot(projector, "clinic-drill-projector-play")
+        # The phones wait for the stop, the questions shut, and say so in their own language.
+        for page, words in ((anna, "Watch the projector"), (chiara, "Guarda il proiettore")):
+            page.wait_for_selector(".drill-phone", timeout=WAIT)
+            expect(page.locator(".drill-phone-status")).to_contain_text(words, timeout=WAIT)
+            # Shut before the stop (by the phone's clock, as it shows it).
+            shut, before = page.evaluate(WATCHING)
+            assert shut or not before
+            assert_fits(page)
+        shoot(chiara, "clinic-drill-phone-watch-it")
+        fits_every_screen("play")
+
+        # At the stop the questions open, with the countdown; Anna calls it at once.
+        stop_ms = float(anna.locator(".drill-phone").get_attribute("data-stop-at"))
+        anna.wait_for_selector("fieldset[data-drill-questions]:not([disabled])", timeout=WAIT * 2)
+        assert anna.evaluate("Date.now()") >= stop_ms
+        expect(anna.locator(".drill-phone-status")).to_contain_text("Your call!")
+        shoot(anna, "clinic-drill-phone-call-en")
+        _answer(anna, form, right=True)
+        projector.wait_for_function(
+            "() => document.querySelector('[data-drill-scene]').dataset.played === '1'",
+            timeout=WAIT,
+        )
+        # Chiara lets the countdown run out: the server closes the round by its own clock.
+        expect(chiara.locator("#stage")).to_contain_text("Tempo scaduto", timeout=WAIT * 2)
+        assert chiara.locator("#quiz").count() == 0
+        shoot(chiara, "clinic-drill-phone-timeout-it")
+        projector.wait_for_selector("#stage [data-phase='closed']", timeout=WAIT)
+
+        projector.get_by_role("button", name="Reveal").click()
+        projector.wait_for_selector(".decision-times", timeout=WAIT)
+        times = projector.locator(".decision-times").inner_text()
+        assert "Median" in times and "1 fast and right" in times, times
+        bars = projector.locator(".decision-times .bars li").all_inner_texts()
+        assert sum(int(b.split()[-1]) for b in bars) == 2, bars  # Anna's time, Chiara's time-out
+        # The replay ends on the ruled spot; the button plays it again.
+        replay = projector.locator("[data-drill-scene][data-replay]")
+        assert replay.locator(".reveal-layer > *").count() >= 1
+        projector.get_by_role("button", name="Replay").click()
+        projector.wait_for_function(
+            """() => {
+              const fig = document.querySelector("[data-drill-scene][data-replay]");
+              return fig.dataset.played === "1"
+                && fig.querySelector(".reveal-layer").childElementCount > 0;
+            }""",
+            timeout=WAIT * 2,
+        )
+        shoot(projector, "clinic-drill-projector-reveal")
+        fits_every_screen("reveal")
+        anna.wait_for_selector("#mine .verdict.right", timeout=WAIT)
+        expect(anna.locator("#mine .decision-time")).to_contain_text(
+            "Your decision time after the stop", timeout=WAIT
+        )
+        expect(chiara.locator("#mine")).to_contain_text("Tempo scaduto", timeout=WAIT)
+        assert chiara.locator("#mine .decision-time").count() == 0
+        for page, name in (
+            (anna, "clinic-drill-phone-reveal-en"),
+            (chiara, "clinic-drill-phone-reveal-it"),
+        ):
+            assert_fits(page)
+            shoot(page, name)
+        assert not misfits, "\n".join(misfits)
+    finally:
+        projector_ctx.close()
+        for ctx, _page in made:
+            ctx.close()

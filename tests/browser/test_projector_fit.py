@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from tests import servers as server
-from tests.browser.support import contrast_problems, shoot
+from tests.browser.support import MISFIT, SMALLEST_TEXT, contrast_problems, fitted, shoot
 
 SCREENS = [(1024, 768), (1280, 720), (1920, 1080)]
 PHONE = (360, 740)
@@ -28,37 +28,6 @@ ROUNDS = {
     "pos-p3-undefended": "players",
     "rp-penalty-1-or-2-where": "place",
 }
-#: Text of the round smaller than this share of the screen's height is not read from the back
-#: of a room (12 px at 768, 17 px at 1080): the longest rounds come near it, most stay far above.
-SMALLEST_TEXT = 0.016
-
-#: What does not fit: the page scrolling either way, a region whose content is cut, the
-#: controls off the screen or over the round, text too small to read from the back.
-MISFIT = """(smallest) => {
-  const doc = document.documentElement, out = [];
-  const down = doc.scrollHeight - innerHeight, sideways = doc.scrollWidth - innerWidth;
-  if (down > 1) out.push(`scrolls down ${down}px`);
-  if (sideways > 1) out.push(`scrolls sideways ${sideways}px`);
-  for (const el of document.querySelectorAll("#stage [data-fit-box]")) {
-    if (el.scrollHeight > el.clientHeight + 1)
-      out.push(`${el.className} cut by ${el.scrollHeight - el.clientHeight}px`);
-  }
-  const controls = document.querySelector("#stage .controls");
-  if (controls) {
-    const box = controls.getBoundingClientRect();
-    if (box.bottom > innerHeight + 1) out.push(`controls end ${Math.round(box.bottom)}px down`);
-    for (const el of document.querySelectorAll("#stage [data-fit-box]")) {
-      if (el.getBoundingClientRect().bottom > box.top + 1) out.push("controls over the round");
-    }
-  }
-  const words = "#stage [data-fit-box] :is(p, li, td, h1, h2), #stage .stage-head h1";
-  for (const el of document.querySelectorAll(words)) {
-    const size = parseFloat(getComputedStyle(el).fontSize);
-    if (el.checkVisibility() && el.textContent.trim() && size < smallest * innerHeight)
-      out.push(`${el.tagName.toLowerCase()}.${el.className} at ${size}px`);
-  }
-  return [...new Set(out)].slice(0, 6).join("; ");
-}"""
 
 
 def _phone(base: str, pin: str, nickname: str) -> httpx.Client:
@@ -71,22 +40,6 @@ def _phone(base: str, pin: str, nickname: str) -> httpx.Client:
     joined = client.post(f"/en/play/{pin}/", data={"nickname": nickname})
     assert joined.status_code == 302, joined.text[:300]
     return client
-
-
-def _fitted(page, width: int, height: int) -> None:
-    """Resize the window and wait for the projector to lay its stage out for it."""
-    page.set_viewport_size({"width": width, "height": height})
-    page.wait_for_function(
-        """([w, h]) => {
-          const live = document.getElementById("live");
-          const stage = live.querySelector("[data-version]");
-          // (A page without the fitting script has nothing to wait for.)
-          return live.dataset.fitted === `${w}x${h}:${stage.dataset.version}`
-            || live.dataset.fitted === undefined;
-        }""",
-        arg=[width, height],
-        timeout=WAIT,
-    )
 
 
 @pytest.fixture(scope="module")
@@ -121,7 +74,7 @@ def test_every_phase_of_every_round_fits_every_projector(room):
             page.wait_for_selector(f"#stage [data-version='{version}']", timeout=WAIT)
             # Italian, the longer, on every screen; English on the two smaller ones.
             for width, height in screens if lang == "it" else screens[:2]:
-                _fitted(page, width, height)
+                fitted(page, width, height)
                 found = page.evaluate(MISFIT, SMALLEST_TEXT)
                 if found:
                     misfits.append(f"{lang} {width}x{height} {step}: {found}")
