@@ -6,7 +6,7 @@ a function: there is no dodging; `from package import module` counts as importin
 is read from the source and checked against it. There is no list of exceptions.
 
     polotrainer (settings, urls, views, demo, templatetags, ...): anything
-    clinics, certificates, drills -> courses.exams -> courses -> umpires -> scenarios
+    clinics -> drills; certificates, drills -> courses.exams -> courses -> umpires -> scenarios
     scenarios -> rules, web, throttle (three leaves that import none of our code)
     courses.urls -> courses.views -> courses.gradebook -> courses.exams
     practice -> umpires
@@ -52,9 +52,10 @@ GRAPH: dict[str, set[str]] = {
     "polotrainer.certificates": {"polotrainer.courses.exams"},
     # The server's lanes: the clinic stream marks its controls for the instructor's own lane.
     "polotrainer.serving": set(),
-    "polotrainer.clinics": {"polotrainer.courses.exams", "polotrainer.serving"},
     # A drill gives the extra time an instructor set for a trainee in an exam (accommodation).
     "polotrainer.drills": {"polotrainer.courses.exams"},
+    # A clinic's drill round plays a drill's scene (drills.screen) with its countdown.
+    "polotrainer.clinics": {"polotrainer.drills", "polotrainer.serving"},
     # A course's own situations: owned by the course, shown to its cohorts (scenarios.audience
     # asks this app through the resolver it registers, never by importing it).
     "polotrainer.authoring": {"polotrainer.courses"},

@@ -8,7 +8,8 @@ one would need its own form, which gettext cannot give (split the sentence, or t
 
 A placeholder is a *count* unless its name says it is not one (NOT_COUNTS: words, moments,
 identifiers and ordinals). Words agree with a count when a word follows it: "%(n)s answered";
-not in "Score: %(points)s", "%(share)s%%", "(0 to %(length)s)" or before a sign. After the whole
+not in "Score: %(points)s", "%(share)s%%", "(0 to %(length)s)", before a sign or a unit's
+symbol ("%(seconds)s s"). After the whole
 of a part ("3 of 4 right", "3 giuste su 4") the words are said of the part, the 3.
 """
 
@@ -72,6 +73,8 @@ PLACEHOLDER = re.compile(r"%\((\w+)\)[-+ #0-9.]*[sdf]")
 # What follows a placeholder: a word of letters (any script), after spaces.
 WORD_AFTER = re.compile(r"\s+([^\W\d_]+)")
 WHOLE_OF_A_PART = frozenset({"of", "su", "di"})
+#: Unit symbols: "1 s", "2 s" (a symbol has no plural in either language).
+UNITS = frozenset({"s", "ms", "m", "yd"})
 PART_OF = re.compile(r"\s+(?:of|su|di)\s+")
 
 
@@ -84,6 +87,11 @@ def worded_counts(text: str) -> set[str]:
     ['right', 'wrong']
     >>> sorted(worded_counts("Place %(rank)s of %(total)s; score %(share)s%%"))
     []
+
+    A unit's symbol is not a word that agrees: "Median: 1.5 s", "da 1 a 2 s".
+
+    >>> sorted(worded_counts("Median: %(seconds)s s; %(n)s seconds"))
+    ['n']
     """
     found = set()
     matches = list(PLACEHOLDER.finditer(text))
@@ -95,7 +103,7 @@ def worded_counts(text: str) -> set[str]:
         if name in NOT_COUNTS:
             continue
         word = WORD_AFTER.match(text, match.end())
-        if word and word.group(1).lower() not in WHOLE_OF_A_PART:
+        if word and word.group(1).lower() not in WHOLE_OF_A_PART | UNITS:
             found.add(name)
     return found
 
