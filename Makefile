@@ -51,8 +51,9 @@ lint: $(VENV)/.dev
 # The suite runs in parallel workers (pytest-xdist), one per core: `make test WORKERS=0` runs it
 # in one process. A worker takes whole files (--dist loadfile), so a module's browser, served
 # site and bundled content are made once; each worker has its own test database (suffix _gwN).
+# The files go in the suite's order, the longest first (tests/conftest.py SLOWEST_FIRST).
 WORKERS ?= auto
-XDIST = -n $(WORKERS) --dist loadfile
+XDIST = -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 
 test: $(VENV)/.dev messages lint
 	$(PY) -m pytest $(XDIST) --cov=polotrainer/rules --cov-branch --cov-report=
