@@ -84,7 +84,7 @@ def times(current: Round, answers: Iterable[ClinicAnswer], in_room: int) -> Time
     timed_out = max(0, in_room - len(decisions))
     whole = max(1, in_room, len(decisions))
     bars = [
-        Bar(_("%(low)s–%(high)s s") % {"low": n, "high": n + 1}, c, round(100 * c / whole))
+        Bar(_("%(low)s–%(high)s s") % {"low": n, "high": n + 1}, c, round(100 * c / whole))  # noqa: RUF001 (a range)
         for n, c in enumerate(counts)
     ]
     bars.append(Bar(_("Time-out"), timed_out, round(100 * timed_out / whole)))
