@@ -187,7 +187,10 @@
   }
 
   if (form) {
-    document.getElementById("play-button").addEventListener("click", start);
+    // The button comes disabled: a tap before this script runs would do nothing.
+    var play = document.getElementById("play-button");
+    play.addEventListener("click", start);
+    if (!play.hidden) play.disabled = false;
     form.addEventListener("submit", function (event) { event.preventDefault(); send(false); });
     document.addEventListener("keydown", function (event) {
       var fields = document.getElementById("drill-questions");
