@@ -58,6 +58,16 @@ def _answer(page, form: dict, *, right: bool) -> None:
     page.wait_for_function("document.activeElement.classList.contains('received')", timeout=WAIT)
 
 
+def _box(locator) -> dict:
+    """The element's box once it has one: a pushed update may swap it right after a wait."""
+    for _ in range(40):
+        locator.wait_for(state="visible", timeout=WAIT)
+        box = locator.bounding_box()
+        if box:
+            return box
+    raise AssertionError(f"{locator} never had a box")
+
+
 def _told(page, text: str, focused: str) -> None:
     """What the stream brought was announced (the live region) and has the focus."""
     expect(page.locator("#announce")).to_contain_text(text, timeout=WAIT)
@@ -162,7 +172,7 @@ def test_a_clinic_with_a_projector_and_three_phones(browser, served):
         anna.reload()
         anna.wait_for_selector("#quiz", timeout=WAIT)
         assert anna.locator("#mine .score").get_attribute("data-score") == anna_score
-        box = anna.locator("svg.field[data-field]").bounding_box()
+        box = _box(anna.locator("svg.field[data-field]"))
         anna.tap(
             "svg.field[data-field]", position={"x": box["width"] * 0.3, "y": box["height"] * 0.5}
         )
@@ -315,8 +325,11 @@ def test_a_drill_round_with_a_projector_and_two_phones(browser, served):
         bars = projector.locator(".decision-times .bars li").all_inner_texts()
         assert sum(int(b.split()[-1]) for b in bars) == 2, bars  # Anna's time, Chiara's time-out
         # The replay ends on the ruled spot; the button plays it again.
-        replay = projector.locator("[data-drill-scene][data-replay]")
-        assert replay.locator(".reveal-layer > *").count() >= 1
+        projector.wait_for_function(  # a loaded machine may still be playing it
+            """() => document.querySelector(
+              "[data-drill-scene][data-replay] .reveal-layer").childElementCount > 0""",
+            timeout=WAIT * 2,
+        )
         projector.get_by_role("button", name="Replay").click()
         projector.wait_for_function(
             """() => {

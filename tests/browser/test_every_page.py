@@ -356,6 +356,8 @@ def _nu_errors() -> list[str]:
     ]
 
 
+# ~5 minutes on a quiet machine; beside the fuzzing on CI's other core it ran past 10.
+@pytest.mark.timeout(1200)
 def test_every_page_passes_axe_and_the_nu_checker_in_both_languages_at_both_widths(
     demo_site, live_server
 ):
