@@ -1,13 +1,24 @@
-"""The people in a story and the settings every test shares."""
+"""The fixtures and settings every app's tests share.
+
+The people and their courses are made by tests/people.py, the rulebook material by
+tests/content.py; here they become fixtures (`world`, `trainee`, `rulebook`, `scenarios`,
+`bundled_content`...). An app's conftest holds only what is its own, and imports no other
+conftest (tests/site/test_one_home.py).
+"""
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.test import override_settings
+from django.utils import timezone
 
-PASSWORD = "correct-horse-battery-staple-42"
+from polotrainer.courses.models import Assignment, Observation
+from scenarios.models import Scenario
+from tests.content import ALL, create_rulebook, make_scenario, small_rulebook
+from tests.people import PASSWORD, Cast, cast, person, set_assignment
 
 #: Every password of the suite is hashed with MD5: the real hasher (PBKDF2, a million rounds
 #: by design) costs a quarter of a second per log-in form and per user made, and hashing
@@ -58,32 +69,114 @@ def password() -> str:
     return PASSWORD
 
 
-def _make_user(username: str, **extra):
-    user = get_user_model().objects.create_user(
-        username=username, email=f"{username}@example.org", password=PASSWORD, **extra
-    )
-    return user
-
-
 @pytest.fixture
 def trainee(db):
-    """Alice, an umpire in training."""
-    return _make_user("alice")
+    """Alice, an umpire in training (no profile yet, as after signing up)."""
+    return person("alice", profile=False)
 
 
 @pytest.fixture
 def other_trainee(db):
     """Bob, another trainee, who must never see Alice's data."""
-    return _make_user("bob")
+    return person("bob", profile=False)
 
 
 @pytest.fixture
 def instructor(db):
-    """Charlie, who runs a certification course."""
-    return _make_user("charlie", is_staff=True)
+    """Charlie, staff."""
+    return person("charlie", staff=True, profile=False)
 
 
 @pytest.fixture
 def alice_client(client, trainee):
     client.force_login(trainee)
     return client
+
+
+@pytest.fixture
+def as_user(client):
+    """Log the client in as someone (or out, with None) and return it."""
+
+    def login(user):
+        client.logout()
+        if user is not None:
+            client.force_login(user)
+        return client
+
+    return login
+
+
+@dataclass
+class World(Cast):
+    """The cast (tests/people.py) with an assignment and an observation on each side."""
+
+    rulebook: dict
+    assignment_a: Assignment
+    assignment_b: Assignment
+    observation_a: Observation
+    observation_b: Observation
+
+
+@pytest.fixture
+def world(db) -> World:
+    rulebook = small_rulebook()
+    sections = [rulebook["3a-one"].section]
+    people = cast()
+    ines, ivan = people.instructor_a, people.instructor_b
+    today = timezone.localdate()
+    return World(
+        **vars(people),
+        rulebook=rulebook,
+        assignment_a=set_assignment(people.cohort_a, sections, by=ines),
+        assignment_b=set_assignment(people.cohort_b, sections, by=ivan),
+        observation_a=Observation.objects.create(
+            cohort=people.cohort_a,
+            trainee=people.trainee_a,
+            observer=ines,
+            observed_on=today,
+            game="Red v Blue, Roma",
+            outcome="satisfactory",
+            notes="Secret note about Alice",
+        ),
+        observation_b=Observation.objects.create(
+            cohort=people.cohort_b,
+            trainee=people.trainee_b,
+            observer=ivan,
+            observed_on=today,
+            game="Green v White, Milano",
+            outcome="needs_work",
+            notes="Secret note about Bob",
+        ),
+    )
+
+
+@pytest.fixture
+def rulebook(db):
+    """The sections of tests/content.py SECTIONS (Rules 21 and 37); umpires' and authoring's
+    tests have their own."""
+    create_rulebook()
+
+
+@pytest.fixture
+def scenarios(rulebook) -> dict[str, Scenario]:
+    """One scenario per question kind (tests/content.py ALL)."""
+    return {data["slug"]: make_scenario(data) for data in ALL}
+
+
+@pytest.fixture(scope="module")
+def bundled_content(django_db_setup, django_db_blocker) -> Iterator[None]:
+    """The rulebook, scenarios and glossary as shipped, outside the tests' transactions.
+
+    Loaded once per module (a second or two) rather than per test; the database is flushed
+    afterwards, so the tests of other modules start from an empty one as usual.
+    """
+    from scenarios.content import read_content
+    from scenarios.loading import load
+
+    with django_db_blocker.unblock():
+        load(read_content(sample=range(1)))
+    try:
+        yield
+    finally:
+        with django_db_blocker.unblock():
+            call_command("flush", interactive=False, verbosity=0)

@@ -208,7 +208,7 @@ result = [
 #: The answer form of the round on screen (all right), as the phone page would send it.
 FORM = """
 from polotrainer.clinics.models import ClinicSession
-from tests.clinics.conftest import answer_form
+from tests.clinics.support import answer_form
 result = answer_form(ClinicSession.objects.get(pk=CLINIC))
 """
 
@@ -280,7 +280,7 @@ def exam(
 FORMS = """
 from polotrainer.clinics.models import Round
 from scenarios import quiz
-from tests.clinics.conftest import round_form
+from tests.clinics.support import round_form
 result = {}
 for r in Round.objects.filter(session_id=CLINIC).select_related("scenario"):
     posed = quiz.pose(r.scenario, r.seed, "en")

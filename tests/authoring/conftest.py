@@ -14,8 +14,7 @@ from polotrainer.authoring import editor, publishing
 from polotrainer.authoring.models import Situation, Version
 from scenarios.content import CONTENT_DIR, read_content
 from scenarios.loading import load
-from tests.courses.conftest import world  # noqa: F401 - the fixture, shared
-from tests.scenarios.conftest import SPOT, make_scenario
+from tests.content import SPOT, make_scenario
 
 
 @pytest.fixture(autouse=True)
@@ -48,7 +47,7 @@ def rulebook(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def authoring(world, rulebook):  # noqa: F811
+def authoring(world, rulebook):
     world.bundled = make_scenario(copy.deepcopy(SPOT))
     return world
 

@@ -3,7 +3,6 @@ trainee practises it; a trainee of another course never meets it anywhere."""
 
 import copy
 import re
-import tomllib
 from html import escape
 
 import pytest
@@ -14,10 +13,11 @@ from polotrainer.authoring import checking, publishing
 from polotrainer.authoring.models import Situation, Version
 from polotrainer.umpires.models import Attempt, ScenarioProgress
 from scenarios import audience
-from scenarios.content import CONTENT_DIR, ContentError, read_content
+from scenarios.content import ContentError, read_content
 from scenarios.loading import load
 from scenarios.models import Scenario
 from tests.authoring.conftest import draft, form_of, good_entry
+from tests.content import bundled
 
 pytestmark = pytest.mark.django_db
 
@@ -204,12 +204,7 @@ def test_the_diagram_marks_the_answer(authoring):
 
 def _bundled(slug: str) -> dict:
     """A bundled scenario's entry as a copy makes a draft of it."""
-    for path in sorted((CONTENT_DIR / "scenarios").glob("*.toml")):
-        with path.open("rb") as handle:
-            for entry in tomllib.load(handle).get("scenario", []):
-                if entry["slug"] == slug:
-                    return {k: v for k, v in entry.items() if k != "slug"}
-    raise AssertionError(slug)
+    return {k: v for k, v in bundled(slug).items() if k != "slug"}
 
 
 def test_an_order_question_with_nothing_to_order(authoring):

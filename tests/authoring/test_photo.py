@@ -16,14 +16,8 @@ from polotrainer.authoring import photos
 from polotrainer.authoring.models import Situation
 from polotrainer.courses.exams.models import ExamAttempt
 from polotrainer.web.images import BadImage, ImageCode
-from tests.authoring.conftest import (
-    draft,
-    form_of,
-    picture,
-    publish_unchecked,
-    with_photo,
-)
-from tests.courses.conftest import make_exam
+from tests.authoring.conftest import draft, form_of, picture, publish_unchecked, with_photo
+from tests.people import make_exam
 
 pytestmark = pytest.mark.django_db
 

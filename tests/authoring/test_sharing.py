@@ -20,6 +20,7 @@ from scenarios.content import CONTENT_DIR, SAMPLE_SEEDS, read_content
 from scenarios.loading import load
 from scenarios.models import Scenario
 from tests.authoring.conftest import draft, good_entry
+from tests.content import bundled
 
 pytestmark = pytest.mark.django_db
 
@@ -30,13 +31,9 @@ def _english():
         yield
 
 
-def bundled(slug: str) -> dict:
+def draft_of(slug: str) -> dict:
     """A real scenario of scenarios/content, as a draft (without its slug)."""
-    for path in sorted((CONTENT_DIR / "scenarios").glob("*.toml")):
-        for entry in tomllib.loads(path.read_text("utf-8"))["scenario"]:
-            if entry["slug"] == slug:
-                return {k: v for k, v in entry.items() if k not in {"slug", "case"}}
-    raise LookupError(slug)
+    return {k: v for k, v in bundled(slug).items() if k not in {"slug", "case"}}
 
 
 def published(w, entry=None) -> Version:
@@ -97,7 +94,7 @@ def test_an_export_loads_into_a_fresh_database_and_rules_the_same_on_40_seeds(
     client, authoring, tmp_path, source
 ):
     w = authoring
-    version = published(w, good_entry() if source == "good" else bundled(source))
+    version = published(w, good_entry() if source == "good" else draft_of(source))
     authored = version.scenario
     client.force_login(w.instructor_a)
     response = client.get(export_url(version.situation))

@@ -133,7 +133,7 @@ def phone(browser, live_server):
 @pytest.fixture
 def content(transactional_db):
     """The small rulebook of the scenario tests, one scenario of each kind, for a live server."""
-    from tests.scenarios.conftest import ALL, create_rulebook, make_scenario
+    from tests.content import ALL, create_rulebook, make_scenario
 
     create_rulebook()
     return {data["slug"]: make_scenario(data) for data in ALL}
@@ -147,7 +147,7 @@ def demo_site(transactional_db, settings):
     from polotrainer import demo
     from scenarios.content import read_content
     from scenarios.loading import load
-    from tests.certificates.conftest import new_key
+    from tests.certificates.support import new_key
 
     settings.CERTIFICATE_SIGNING_KEY = new_key()  # never the developer's own key file
     settings.CERTIFICATE_SIGNING_KEY_FILE = ""

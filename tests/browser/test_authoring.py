@@ -21,7 +21,6 @@ from tests.authoring.conftest import (  # noqa: F401 - fixtures (_media: uploads
 )
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.support import assert_accessible, assert_fits, shoot
-from tests.courses.conftest import world  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,8 +13,8 @@ from polotrainer.certificates.models import Kind
 from polotrainer.umpires import roles
 from polotrainer.umpires.models import Profile
 from tests.browser.support import assert_accessible, assert_fits, shoot
-from tests.certificates.conftest import new_key, pass_exam
-from tests.courses.conftest import enrol, make_cohort, make_course
+from tests.certificates.support import new_key, pass_exam
+from tests.people import enrol, make_cohort, make_course
 
 PHONE = {"width": 360, "height": 780}
 DESKTOP = {"width": 1280, "height": 900}

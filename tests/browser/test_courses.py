@@ -28,8 +28,8 @@ from tests.browser.support import (
     typed,
     variant_of,
 )
-from tests.scenarios.conftest import ALL, create_rulebook, make_scenario
-from tests.umpires.factories import answer
+from tests.content import ALL, create_rulebook, make_scenario
+from tests.people import answer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "a-long-unusual-passphrase-91"

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def drill_site(transactional_db):
-    from tests.drills.conftest import create_drill_content
+    from tests.content import create_drill_content
 
     return create_drill_content()
 

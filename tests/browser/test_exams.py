@@ -23,7 +23,7 @@ from tests import servers as server
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.support import assert_accessible, assert_fits, shoot
 from tests.browser.test_practice import answer_others, right_answers
-from tests.scenarios.conftest import ALL, create_rulebook, make_scenario
+from tests.content import ALL, create_rulebook, make_scenario
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "a-long-unusual-passphrase-91"

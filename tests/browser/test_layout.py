@@ -16,7 +16,7 @@ from scenarios.content import read_content
 from scenarios.loading import load
 from scenarios.models import Rule, Scenario, Section
 from tests.browser.support import assert_accessible, assert_fits, shoot
-from tests.umpires.factories import answer, days_ago
+from tests.people import answer, days_ago
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

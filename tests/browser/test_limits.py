@@ -12,8 +12,7 @@ from polotrainer.throttle import passes, rates
 from scenarios.models import Scenario
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.support import assert_accessible, assert_fits, shoot
-from tests.conftest import PASSWORD
-from tests.courses.conftest import make_cohort, make_course, person
+from tests.people import PASSWORD, make_cohort, make_course, person
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ADDRESS = "127.0.0.1"  # the live server sees every browser here: one room behind one router

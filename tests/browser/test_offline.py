@@ -87,7 +87,7 @@ def outbox(page):
 def test_answers_given_offline_are_recorded_once_with_their_times(
     browser, live_server, content, trainee
 ):
-    from tests.scenarios.conftest import ORDER, make_scenario
+    from tests.content import ORDER, make_scenario
 
     make_scenario(ORDER)
     context = signed_in(browser, live_server, trainee, DESKTOP)

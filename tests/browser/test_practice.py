@@ -150,7 +150,7 @@ def test_on_a_shorter_field_the_ball_is_measured_from_its_own_goal_line(page, ph
     feedback says 60."""
     from django.utils import translation
 
-    from tests.scenarios.conftest import SPOT, make_scenario
+    from tests.content import SPOT, make_scenario
 
     short = {**SPOT, "slug": "t-safety-short"}
     short["facts"] = {**SPOT["facts"], "field": {"length": 250, "width": 160, "boarded": True}}

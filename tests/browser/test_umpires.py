@@ -5,7 +5,8 @@ from django.contrib.auth import get_user_model
 
 from polotrainer.umpires.models import Profile
 from tests.browser.support import SCREENSHOTS, assert_accessible, assert_fits, shoot
-from tests.umpires.factories import answer, days_ago, small_rulebook
+from tests.content import small_rulebook
+from tests.people import answer, days_ago
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "a-long-unusual-passphrase-91"

@@ -24,7 +24,7 @@ from polotrainer.certificates.models import (
     TrustedIssuer,
 )
 from polotrainer.certificates.verification import Status, Why, verify_code, verify_token
-from tests.certificates.conftest import new_key
+from tests.certificates.support import new_key
 from tests.umpires.test_concurrency import race
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,8 @@ from polotrainer.certificates import issuing
 from polotrainer.certificates.models import Certificate, CourseSetting, HolderName, Kind
 from polotrainer.certificates.verification import Status, verify_code, verify_token
 from polotrainer.courses.exams.signals import exam_pass_withdrawn
-from tests.certificates.conftest import new_key, pass_exam
-from tests.courses.conftest import enrol, person
+from tests.certificates.support import new_key, pass_exam
+from tests.people import enrol, person
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from django.urls import reverse
 from polotrainer.certificates import issuing, signing
 from polotrainer.certificates.models import Certificate, RevocationList, TrustedIssuer
 from polotrainer.certificates.verification import Status, verify_token
-from tests.certificates.conftest import new_key
+from tests.certificates.support import new_key
 
 pytestmark = pytest.mark.django_db
 

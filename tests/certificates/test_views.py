@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from polotrainer.certificates import issuing, views
 from polotrainer.certificates.models import Certificate, CourseSetting, HolderName
-from tests.certificates.conftest import pass_exam
-from tests.courses.conftest import enrol, person
+from tests.certificates.support import pass_exam
+from tests.people import enrol, person
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,8 @@ from django.urls import get_resolver, reverse
 
 from polotrainer.clinics.models import ClinicAnswer, ClinicSession, Participant
 from tests.clinics.access import CASES, INSTRUCTOR_SECRETS, NO_LOGIN, ROLES, SECRETS
-from tests.clinics.conftest import BOOL_NUMBER, Phone, content_of, make_clinic, person
+from tests.clinics.support import BOOL_NUMBER, Phone, content_of, make_clinic
+from tests.people import person
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from django.test import Client
 from polotrainer.clinics import sessions
 from polotrainer.clinics.models import ClinicAnswer, Participant
 from polotrainer.throttle.models import Hit
-from tests.clinics.conftest import BOOL_NUMBER, Phone, answer_form, drive, make_clinic, text
+from tests.clinics.support import BOOL_NUMBER, Phone, answer_form, drive, make_clinic, text
 
 pytestmark = pytest.mark.django_db
 

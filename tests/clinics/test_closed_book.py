@@ -14,8 +14,8 @@ from polotrainer.courses.exams import attempts
 from polotrainer.courses.exams.models import ExamAttempt
 from polotrainer.umpires.models import Attempt
 from scenarios.models import Scenario
-from tests.clinics.conftest import BOOL_NUMBER, PLACE, Phone, content_of, drive, text
-from tests.courses.conftest import enrol, make_cohort, make_course, make_exam
+from tests.clinics.support import BOOL_NUMBER, PLACE, Phone, content_of, drive, text
+from tests.people import enrol, make_cohort, make_course, make_exam
 
 pytestmark = pytest.mark.django_db
 

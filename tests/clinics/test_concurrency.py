@@ -10,8 +10,9 @@ from django.db import connection
 from polotrainer.clinics import control, transfer
 from polotrainer.clinics.models import ClinicSession, Phase
 from polotrainer.umpires.models import Attempt
-from tests.clinics.conftest import drive, person
+from tests.clinics.support import drive
 from tests.clinics.test_results import _played
+from tests.people import person
 from tests.umpires.test_concurrency import race
 
 pytestmark = [

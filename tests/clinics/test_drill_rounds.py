@@ -11,7 +11,7 @@ from polotrainer.clinics import drill, state
 from polotrainer.clinics.models import ClinicAnswer, Phase, Round
 from polotrainer.umpires.models import Attempt
 from scenarios import drillable, quiz
-from tests.clinics.conftest import BOOL_NUMBER, Phone, drive, make_clinic, text
+from tests.clinics.support import BOOL_NUMBER, Phone, drive, make_clinic, text
 
 #: A Safety or not (a scene plays it) and a question of penalties no scene plays.
 PLAYED = "r21-safety-off-an-opponent"

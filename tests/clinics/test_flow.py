@@ -10,7 +10,7 @@ from polotrainer.clinics.models import ClinicAnswer, Participant, Phase
 from polotrainer.throttle import passes
 from polotrainer.umpires.models import Attempt, Mode
 from polotrainer.web import qr
-from tests.clinics.conftest import (
+from tests.clinics.support import (
     BOOL_NUMBER,
     CHOICE_ORDER,
     MULTI_PLAYERS,

@@ -15,7 +15,8 @@ from polotrainer.notify.models import Kind, OptOut, Sent
 from polotrainer.practice import sets
 from polotrainer.umpires.models import Profile
 from scenarios.models import Scenario
-from tests.clinics.conftest import BOOL_NUMBER, PLACE, Phone, drive, person
+from tests.clinics.support import BOOL_NUMBER, PLACE, Phone, drive
+from tests.people import person
 
 pytestmark = pytest.mark.django_db
 

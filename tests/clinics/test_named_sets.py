@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from polotrainer.clinics.models import ClinicSession, ClinicSet
-from tests.clinics.conftest import BOOL_NUMBER, CHOICE_ORDER, PLACE, drive, make_clinic
+from tests.clinics.support import BOOL_NUMBER, CHOICE_ORDER, PLACE, drive, make_clinic
 
 pytestmark = pytest.mark.django_db
 

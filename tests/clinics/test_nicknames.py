@@ -11,7 +11,7 @@ from django.test import Client
 
 from polotrainer.clinics import lookalikes, transfer
 from polotrainer.clinics.models import ClinicSession, Participant
-from tests.clinics.conftest import Phone, drive, text
+from tests.clinics.support import Phone, drive, text
 
 CYRILLIC_A = "\u0410"  # looks like A
 GREEK_A = "\u0391"

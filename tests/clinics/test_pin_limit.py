@@ -12,7 +12,7 @@ from polotrainer.clinics import sessions
 from polotrainer.clinics.models import ClinicAnswer, Participant
 from polotrainer.throttle import passes
 from polotrainer.throttle.models import Hit
-from tests.clinics.conftest import Phone, answer_form, drive, text
+from tests.clinics.support import Phone, answer_form, drive, text
 
 pytestmark = pytest.mark.django_db
 ROOM = "203.0.113.5"
@@ -97,7 +97,7 @@ def test_a_phone_that_typed_the_right_pin_in_time_joins_after_the_room_is_paused
 
 
 def test_a_pass_for_another_session_or_altered_does_not_get_past_the_limit(clinic, ines):
-    from tests.clinics.conftest import make_clinic
+    from tests.clinics.support import make_clinic
 
     other = make_clinic(ines)
     guess(clinic, sessions.GUESS_LIMIT)

@@ -11,7 +11,8 @@ from django.test import Client
 
 from polotrainer.clinics.models import ClinicAnswer, ClinicSession, Participant
 from polotrainer.umpires.models import Attempt, Mode
-from tests.clinics.conftest import Phone, content_of, drive, person
+from tests.clinics.support import Phone, content_of, drive
+from tests.people import person
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from polotrainer.clinics.models import ClinicSession, Round
 from polotrainer.courses import assignments
 from polotrainer.courses.models import Cohort, Course
 from scenarios.models import Rule, Scenario, Section
-from tests.clinics.conftest import BOOL_NUMBER, PLACE
+from tests.clinics.support import BOOL_NUMBER, PLACE
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from django.conf import settings
 from polotrainer.serving import CONTROL_THREADS
 from tests import aio
 from tests import servers as server
-from tests.clinics.conftest import BOOL_NUMBER, PLACE, Phone, content_of, drive
+from tests.clinics.support import BOOL_NUMBER, PLACE, Phone, content_of, drive
 
 SLUGS = [BOOL_NUMBER, PLACE]
 

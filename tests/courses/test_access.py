@@ -20,8 +20,9 @@ from polotrainer.courses.models import (
     Observation,
 )
 from polotrainer.umpires.models import InstructorRole
+from tests.content import exam_scenarios
 from tests.courses.access import CASES, ROLES, SECRETS
-from tests.courses.conftest import exam_scenarios, make_exam
+from tests.people import make_exam
 
 pytestmark = pytest.mark.django_db
 

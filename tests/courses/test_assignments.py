@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from polotrainer.courses import assignments
 from polotrainer.courses.models import Assignment, AssignmentScenario
-from tests.courses.conftest import enrol, set_assignment
-from tests.umpires.factories import answer, make_scenario
+from tests.content import plain_scenario as make_scenario
+from tests.people import answer, enrol, set_assignment
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ import pytest
 from polotrainer.courses import codes
 from polotrainer.courses.models import Cohort
 from polotrainer.web import qr
-from tests.courses.conftest import make_cohort, make_course, person
+from tests.people import make_cohort, make_course, person
 
 pytestmark = pytest.mark.django_db
 

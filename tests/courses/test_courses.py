@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from polotrainer.courses import assignments, enrolment
 from polotrainer.courses.models import Cohort, Course
-from tests.courses.conftest import make_cohort, make_course, person
+from tests.people import make_cohort, make_course, person
 
 pytestmark = pytest.mark.django_db
 

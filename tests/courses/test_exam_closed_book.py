@@ -19,8 +19,9 @@ from polotrainer.courses.exams import attempts
 from polotrainer.courses.exams.models import ExamAttempt, Review
 from polotrainer.umpires.models import Attempt, Mode
 from scenarios.models import Scenario
-from tests.courses.conftest import exam_scenarios, make_exam
+from tests.content import exam_scenarios
 from tests.courses.test_exam_flow import right_form, save, slots, start
+from tests.people import make_exam
 from tests.practice.test_practice import right_form as practice_form
 
 #: 10:00 UTC is 11:00 in Rome, the course's time zone.

@@ -15,8 +15,9 @@ from django.utils import timezone
 from polotrainer.courses.exams import attempts
 from polotrainer.courses.exams.models import Accommodation, Exam, ExamAttempt, ExamSlot
 from scenarios import quiz
-from tests.courses.conftest import enrol, exam_scenarios, make_exam, person
+from tests.content import exam_scenarios
 from tests.courses.test_exam_flow import right_form
+from tests.people import enrol, make_exam, person
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

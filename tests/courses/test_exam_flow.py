@@ -16,7 +16,8 @@ from polotrainer.courses.exams.models import Accommodation, ExamAttempt, ExamSlo
 from polotrainer.umpires.models import Attempt, Mode, ScenarioProgress
 from scenarios import quiz
 from scenarios.variants import MAX_SEED
-from tests.courses.conftest import exam_scenarios, make_exam
+from tests.content import exam_scenarios
+from tests.people import make_exam
 
 T0 = timezone.datetime(2026, 12, 1, 10, 0, tzinfo=timezone.UTC)
 

@@ -11,8 +11,9 @@ from django.utils import timezone
 from polotrainer.courses.exams import attempts, itemanalysis, signals
 from polotrainer.courses.exams.models import Exam, ExamAttempt, ExamSlot, Review
 from polotrainer.umpires.models import Attempt, DayActivity, Mode, ScenarioProgress
-from tests.courses.conftest import exam_scenarios, make_exam
+from tests.content import exam_scenarios
 from tests.courses.test_exam_flow import right_form, save, slots, start
+from tests.people import make_exam
 
 
 @pytest.fixture

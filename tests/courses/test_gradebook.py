@@ -12,8 +12,7 @@ from django.utils import timezone
 from polotrainer.courses import gradebook
 from polotrainer.courses.models import Observation
 from polotrainer.umpires.models import Attempt
-from tests.courses.conftest import enrol, person, set_assignment
-from tests.umpires.factories import answer
+from tests.people import answer, enrol, person, set_assignment
 
 pytestmark = pytest.mark.django_db
 

@@ -22,8 +22,8 @@ from polotrainer.courses.models import Assignment
 from polotrainer.umpires.models import Mode
 from polotrainer.umpires.progress import Answer, Answers, Context, Person, record_answers
 from scenarios import quiz
-from tests.courses.conftest import make_cohort, make_course, person
-from tests.drills.conftest import create_drill_content
+from tests.content import create_drill_content
+from tests.people import make_cohort, make_course, person
 
 pytestmark = pytest.mark.django_db
 GOLDEN = Path(__file__).parent / "golden"

@@ -75,8 +75,9 @@ def test_one_attempt_gives_no_correlation():
 
 
 def test_the_page_and_csv_over_a_real_exam(world, as_user):
-    from tests.courses.conftest import exam_scenarios, make_exam
+    from tests.content import exam_scenarios
     from tests.courses.test_exam_flow import right_form, save, slots, start
+    from tests.people import make_exam
 
     exam = make_exam(world.cohort_a, exam_scenarios())
     client = as_user(world.trainee_a)
@@ -99,8 +100,9 @@ def test_the_page_names_situations_questions_and_answers_in_the_readers_words(wo
 
     from polotrainer.courses.exams import attempts
     from scenarios import quiz
-    from tests.courses.conftest import exam_scenarios, make_exam
+    from tests.content import exam_scenarios
     from tests.courses.test_exam_flow import right_form, save, slots, start
+    from tests.people import make_exam
 
     exam = make_exam(world.cohort_a, exam_scenarios())
     client = as_user(world.trainee_a)

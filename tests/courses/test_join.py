@@ -11,8 +11,7 @@ from polotrainer.courses import codes
 from polotrainer.courses.codes import join_pass
 from polotrainer.courses.models import Membership
 from polotrainer.throttle.models import Hit
-from tests.conftest import PASSWORD
-from tests.courses.conftest import enrol, make_cohort, make_course, person
+from tests.people import PASSWORD, enrol, make_cohort, make_course, person
 
 pytestmark = pytest.mark.django_db
 

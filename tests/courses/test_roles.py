@@ -5,7 +5,7 @@ from django.core.management import CommandError, call_command
 
 from polotrainer.umpires.models import InstructorRole
 from polotrainer.umpires.roles import is_instructor
-from tests.courses.conftest import person
+from tests.people import person
 
 pytestmark = pytest.mark.django_db
 

@@ -15,8 +15,8 @@ from polotrainer.courses import assignments
 from polotrainer.courses.models import Assignment, Kind
 from polotrainer.drills import plays
 from polotrainer.drills.models import DrillSet
-from tests.courses.conftest import enrol, make_cohort, make_course, person
 from tests.drills.test_flow import answer, right_values, set_back, start
+from tests.people import enrol, make_cohort, make_course, person
 
 pytestmark = pytest.mark.django_db
 

@@ -269,7 +269,7 @@ def test_a_reload_after_the_window_is_a_time_out(alice_client, drill_content):
 
 def test_an_accommodation_gives_extra_time(alice_client, trainee, instructor, drill_content):
     from polotrainer.courses.exams.models import Accommodation
-    from tests.courses.conftest import make_cohort, make_course, make_exam
+    from tests.people import make_cohort, make_course, make_exam
 
     exam = make_exam(make_cohort(make_course(instructor)), [drill_content["p6-safety-spot"]])
     # 30 minutes and 15 more: half as much time again in the drills too (7.5 s, to 8 s).

@@ -6,7 +6,8 @@ from django.utils import timezone
 
 from polotrainer.certificates.models import Certificate
 from polotrainer.courses.exams.models import ExamAttempt
-from tests.courses.conftest import exam_scenarios, make_exam
+from tests.content import exam_scenarios
+from tests.people import make_exam
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,8 @@ import pytest
 from polotrainer.notify import ics
 from polotrainer.notify.models import FeedToken
 from polotrainer.umpires.models import Profile
-from tests.courses.conftest import exam_scenarios, make_exam
+from tests.content import exam_scenarios
+from tests.people import make_exam
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.core import mail
 from polotrainer.courses.models import Membership
 from polotrainer.notify import invitations
 from polotrainer.notify.models import Invitation, InvitationStatus
-from tests.courses.conftest import person
+from tests.people import person
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,8 @@ from polotrainer.courses.exams.models import ExamAttempt
 from polotrainer.notify import unsubscribe
 from polotrainer.notify.models import Kind, OptOut, Sent
 from polotrainer.umpires.models import Profile
-from tests.courses.conftest import exam_scenarios, make_exam
+from tests.content import exam_scenarios
+from tests.people import make_exam
 
 pytestmark = pytest.mark.django_db
 

@@ -317,7 +317,7 @@ def test_no_pack_from_a_closed_book_exams_opening_until_no_attempt_is_left(
     when a closed-book exam of the trainee's cohort opens, and come back once the trainee has no
     attempt left, or the exam closes; an open-book exam, or another cohort's, stops nothing."""
     from polotrainer.courses.exams.models import ExamAttempt
-    from tests.courses.conftest import enrol, make_cohort, make_course, make_exam, person
+    from tests.people import enrol, make_cohort, make_course, make_exam, person
 
     pack_url = reverse("offline:pack") + "?rule=37"
     teacher = person("ines", instructor=True)

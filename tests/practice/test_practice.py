@@ -15,7 +15,7 @@ from scenarios.diagram import field_of
 from scenarios.questions import build_questions
 from scenarios.spots import FieldSpot
 from scenarios.variants import MAX_SEED, make_variant
-from tests.scenarios.conftest import SPOT, make_scenario
+from tests.content import SPOT, make_scenario
 
 HX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "feedback"}
 pytestmark = pytest.mark.django_db
@@ -563,7 +563,7 @@ def test_pages_go_out_compressed_to_browsers_that_accept_it(client, scenarios):
 
 
 def test_an_order_question_is_answered_by_numbering_the_steps(client, rulebook):
-    from tests.scenarios.conftest import ORDER
+    from tests.content import ORDER
 
     scenario = make_scenario(ORDER)
     page = client.get(q_url(scenario.slug, 0)).content.decode()

@@ -14,8 +14,7 @@ from scenarios.diagram import (
     ruled_points,
 )
 from scenarios.models import Section
-
-from .conftest import _texts, make_scenario
+from tests.content import _texts, make_scenario
 
 P2_SPOT = {"penalty": "2", "p2_choice": "spot", "foul_spot": {"x": -110, "y": -20}}
 

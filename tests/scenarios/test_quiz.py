@@ -4,7 +4,7 @@ import pytest
 
 from scenarios import quiz
 from scenarios.variants import make_variant
-from tests.scenarios.conftest import ORDER, make_scenario
+from tests.content import ORDER, make_scenario
 
 pytestmark = pytest.mark.django_db
 
@@ -176,7 +176,7 @@ def test_an_answer_no_change_of_facts_makes_right_is_said_so(scenarios):
 def test_a_recorded_spot_reads_on_the_field_its_variant_was_played_on(rulebook):
     from polotrainer.rules import Field
     from scenarios.spec import spec_of
-    from tests.scenarios.conftest import SPOT
+    from tests.content import SPOT
 
     fixed = spec_of(make_scenario(SPOT))
     sized = {**SPOT, "slug": "t-safety-sized"}

@@ -37,8 +37,8 @@ from django.test import Client
 
 from polotrainer.umpires.models import Profile
 from scenarios.models import Scenario
+from tests.people import answer
 from tests.site.urlmap import Route, routes
-from tests.umpires.factories import answer
 
 LOGIN = "login"  # expected: a redirect to the log-in page
 Status = int | str | frozenset[int]

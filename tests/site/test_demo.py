@@ -39,7 +39,7 @@ from polotrainer.umpires.models import (
 from polotrainer.umpires.review import due_count
 from scenarios import quiz
 from scenarios.models import Scenario
-from tests.certificates.conftest import new_key
+from tests.certificates.support import new_key
 
 pytestmark = pytest.mark.django_db
 

@@ -33,8 +33,8 @@ from polotrainer.courses import assignments
 from polotrainer.courses.exams.models import Accommodation, Exam
 from polotrainer.courses.models import Assignment, Cohort, Course, Observation
 from polotrainer.umpires.models import Profile
-from tests.courses.conftest import enrol, make_cohort, make_course, make_exam, person
-from tests.umpires.factories import small_rulebook
+from tests.content import small_rulebook
+from tests.people import enrol, make_cohort, make_course, make_exam, person
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,10 @@ from polotrainer.clinics.models import ClinicSession, Phase
 from polotrainer.courses.exams.models import ExamAttempt
 from polotrainer.umpires.review import due_count
 from scenarios.models import Section
-from tests.courses.conftest import (
+from tests.content import small_rulebook
+from tests.people import (
     PASSWORD,
+    answer,
     enrol,
     make_cohort,
     make_course,
@@ -20,7 +22,6 @@ from tests.courses.conftest import (
     person,
     set_assignment,
 )
-from tests.umpires.factories import answer, small_rulebook
 
 pytestmark = pytest.mark.django_db
 

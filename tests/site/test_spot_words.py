@@ -37,12 +37,11 @@ from scenarios.models import Scenario
 from scenarios.questions import build_questions
 from scenarios.spots import FieldSpot
 from scenarios.variants import EXAM_SEEDS, VariantError, make_variant
-from tests.clinics.conftest import Phone, content_of, make_clinic
-from tests.clinics.conftest import person as clinic_person
-from tests.courses.conftest import enrol, make_cohort, make_course, make_exam
-from tests.courses.conftest import person as course_person
+from tests.clinics.support import Phone, content_of, make_clinic
+from tests.people import enrol, make_cohort, make_course, make_exam
+from tests.people import person as clinic_person
+from tests.people import person as course_person
 from tests.practice.test_practice import answer as practice_answer
-from tests.site.conftest import bundled_content  # noqa: F401 - a fixture
 from tests.umpires.test_history_csv import rows as csv_rows
 
 pytestmark = pytest.mark.django_db
@@ -139,13 +138,13 @@ def _cases(seeds: range) -> list[Case]:
 
 
 @pytest.fixture(scope="module")
-def practice_cases(bundled_content, django_db_blocker):  # noqa: F811
+def practice_cases(bundled_content, django_db_blocker):
     with django_db_blocker.unblock():
         return _cases(range(1, SEEDS_TRIED))
 
 
 @pytest.fixture(scope="module")
-def exam_cases(bundled_content, django_db_blocker):  # noqa: F811
+def exam_cases(bundled_content, django_db_blocker):
     with django_db_blocker.unblock():
         return _cases(range(EXAM_SEEDS.start, EXAM_SEEDS.start + SEEDS_TRIED))
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.umpires.factories import small_rulebook
+from tests.content import small_rulebook
 
 
 @pytest.fixture(autouse=True)

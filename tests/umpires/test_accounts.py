@@ -8,7 +8,7 @@ from django.core import mail
 
 from polotrainer.umpires.models import Attempt, Profile, ScenarioProgress
 from polotrainer.umpires.people import VISITOR_KEY
-from tests.umpires.factories import answer
+from tests.people import answer
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()

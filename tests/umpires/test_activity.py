@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from polotrainer.umpires import activity
-from tests.umpires.factories import answer, days_ago
+from tests.people import answer, days_ago
 
 pytestmark = pytest.mark.django_db
 D = date(2026, 3, 10)

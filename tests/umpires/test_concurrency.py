@@ -14,7 +14,7 @@ from django.db import connection, connections
 from polotrainer.umpires import progress
 from polotrainer.umpires.models import Attempt, DayActivity, ScenarioProgress
 from polotrainer.umpires.progress import PRACTICE, Answer, Answers, Person, record_answers
-from tests.umpires.factories import small_rulebook
+from tests.content import small_rulebook
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

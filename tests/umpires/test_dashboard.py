@@ -4,7 +4,7 @@ import pytest
 from django.utils import timezone
 
 from polotrainer.umpires.models import Attempt
-from tests.umpires.factories import answer, days_ago
+from tests.people import answer, days_ago
 
 pytestmark = pytest.mark.django_db
 

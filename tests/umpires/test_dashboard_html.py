@@ -14,7 +14,7 @@ import pytest
 from django.utils.translation import override
 
 from scenarios.models import Scenario, Section
-from tests.umpires.factories import answer, days_ago
+from tests.people import answer, days_ago
 
 pytestmark = pytest.mark.django_db
 

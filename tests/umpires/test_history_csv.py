@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from tests.umpires.factories import answer
+from tests.people import answer
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,6 @@ from polotrainer.umpires.models import Mode
 from polotrainer.umpires.progress import Answer, Answers, Context, Person, record_answers
 from scenarios import quiz
 from scenarios.models import Scenario
-from tests.site.conftest import bundled_content  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.django_db
 GOLDEN = Path(__file__).parent / "golden"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.umpires.factories import answer
+from tests.people import answer
 
 pytestmark = pytest.mark.django_db
 

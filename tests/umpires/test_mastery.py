@@ -3,7 +3,7 @@
 import pytest
 
 from polotrainer.umpires.mastery import mastery
-from tests.umpires.factories import answer, days_ago
+from tests.people import answer, days_ago
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from polotrainer.umpires import review
 from polotrainer.umpires.models import ScenarioProgress
-from tests.umpires.factories import answer, days_ago
+from tests.people import answer, days_ago
 
 pytestmark = pytest.mark.django_db
 

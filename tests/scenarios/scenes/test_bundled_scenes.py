@@ -20,7 +20,7 @@ SEEDS = range(40)
 
 
 @cache
-def bundled() -> tuple[dict[str, Any], ...]:
+def every_bundled_entry() -> tuple[dict[str, Any], ...]:
     entries = []
     for path in sorted((CONTENT_DIR / "scenarios").glob("*.toml")):
         entries += tomllib.loads(path.read_text("utf-8")).get("scenario", [])
@@ -31,7 +31,7 @@ def bundled() -> tuple[dict[str, Any], ...]:
 def played(family: str) -> tuple[tuple[dict[str, Any], Variant, scenes.Scene], ...]:
     """(entry, variant, scene) for 40 seeds of every bundled scenario `family` plays."""
     out = []
-    for entry in bundled():
+    for entry in every_bundled_entry():
         for seed in SEEDS:
             try:
                 variant = make_variant(entry["slug"], entry, seed)
@@ -88,7 +88,9 @@ def test_the_families_play_the_bundled_scenarios_they_are_for() -> None:
         "r21-foul-at-final-horn",
         "r21-horn-before-or-after",
     }
-    assert {e["slug"] for e in bundled() if e["kind"] == "penalty_positions"} == slugs("lineup")
+    assert {e["slug"] for e in every_bundled_entry() if e["kind"] == "penalty_positions"} == slugs(
+        "lineup"
+    )
 
 
 def test_a_situation_set_in_a_break_of_play_gets_no_scene() -> None:

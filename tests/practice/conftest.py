@@ -1,3 +1,0 @@
-"""The practice tests play the small rulebook of the scenario tests: one scenario per kind."""
-
-from tests.scenarios.conftest import rulebook, scenarios  # noqa: F401 - fixtures
