@@ -169,8 +169,12 @@
   var reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
   function playScene() {
-    var fig = live && live.querySelector("[data-drill-scene]");
-    if (!fig || fig.dataset.drawn || !window.PoloScene) return;
+    // Every scene not yet drawn: after a swap the stage may hold the new one beside the old.
+    if (!live || !window.PoloScene) return;
+    live.querySelectorAll("[data-drill-scene]:not([data-drawn])").forEach(drawScene);
+  }
+
+  function drawScene(fig) {
     fig.dataset.drawn = "1";
     var svg = fig.querySelector("svg");
     var P = window.PoloScene.player(svg, { actors: svg.querySelector(".actors"), spots: svg.querySelector(".reveal-layer") });
