@@ -180,8 +180,9 @@ ORDER = {  # order: not in ALL, so the tests of "next" keep their four scenarios
 }
 
 
-def make_scenario(data: dict, retired: bool = False) -> Scenario:
-    section = Section.objects.get(ref=data["section"])
+def make_scenario(data: dict, retired: bool = False, ref: str | None = None) -> Scenario:
+    """The scenario of an entry, in its own section or in `ref`."""
+    section = Section.objects.get(ref=ref or data["section"])
     return Scenario.objects.create(
         slug=data["slug"],
         rule_id=section.rule_id,
@@ -322,18 +323,4 @@ def create_drill_content() -> dict[str, Scenario]:
             title_en=f"Section {ref}",
             paragraphs=[{"it": f"Testo italiano di {ref}.", "en": f"English text of {ref}."}],
         )
-    out = {}
-    for slug, ref in DRILL_SLUGS.items():
-        data = bundled(slug)
-        section = Section.objects.get(ref=ref)
-        out[slug] = Scenario.objects.create(
-            slug=slug,
-            rule_id=section.rule_id,
-            section=section,
-            kind=data["kind"],
-            title_it=data["title"]["it"],
-            title_en=data["title"]["en"],
-            data=data,
-            source_file="tests",
-        )
-    return out
+    return {slug: make_scenario(bundled(slug), ref=ref) for slug, ref in DRILL_SLUGS.items()}
