@@ -183,6 +183,19 @@ chosen = list(Scenario.objects.filter(slug__in=SLUGS))
 clinic = sessions.create(
     user, TITLE, sessions.Source("scenarios", scenarios=chosen), rounds=len(SLUGS), drills=DRILLS
 )
+if SPOTTED:
+    # Each drill round on a seed whose ruling places the ball (a Safety's spot): the replay
+    # then ends on a spot (a seed ruled "no Safety" has none to draw).
+    from polotrainer.clinics import drill
+    from scenarios import drillable, quiz
+    for round_ in clinic.rounds.select_related("scenario"):
+        for _ in range(200):
+            seed, stop = drill.prepare(round_.scenario)
+            posed = quiz.pose(round_.scenario, seed, "en")
+            if stop is not None and drillable.scene_of(posed).reveal:
+                round_.seed, round_.stop_ms = seed, stop
+                round_.save(update_fields=["seed", "stop_ms"])
+                break
 result = {"id": clinic.pk, "pin": clinic.pin, "session": store.session_key}
 """
 
@@ -293,9 +306,17 @@ for r in Round.objects.filter(session_id=CLINIC).select_related("scenario"):
 
 
 def setup(
-    database: Database, slugs: list[str], *, drills: bool = False, title: str = "Stream clinic"
+    database: Database,
+    slugs: list[str],
+    *,
+    drills: bool = False,
+    spotted: bool = False,
+    title: str = "Stream clinic",
 ) -> dict[str, Any]:
-    return database.query(f"SLUGS = {slugs!r}\nDRILLS = {drills!r}\nTITLE = {title!r}\n" + SETUP)
+    """A clinic of `slugs`' rounds run by Ines; with `spotted`, each drill round's seed is one
+    whose replay ends on a ruled spot."""
+    head = f"SLUGS = {slugs!r}\nDRILLS = {drills!r}\nSPOTTED = {spotted!r}\nTITLE = {title!r}\n"
+    return database.query(head + SETUP)
 
 
 def participants(database: Database, clinic: int, n: int) -> list[str]:

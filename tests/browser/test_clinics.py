@@ -249,7 +249,7 @@ def test_a_drill_round_with_a_projector_and_two_phones(browser, served):
     out and is told so, by the server's clock. The reveal shows the spread of decision times and
     the replay with the ruled spot, fitting every projector; each phone sees its own time."""
     database, running = served
-    clinic = server.setup(database, [PLAYED], drills=True, title="Drill clinic")
+    clinic = server.setup(database, [PLAYED], drills=True, spotted=True, title="Drill clinic")
     pin, base = clinic["pin"], running.base
 
     def context(viewport, **extra):
