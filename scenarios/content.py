@@ -19,7 +19,14 @@ from typing import Any
 
 from polotrainer.rules import KINDS, FactError, describe, rule_json
 from scenarios import diagram, expressions, leaks, scenes
-from scenarios.questions import QUESTION_TYPES, Question, build_questions, ruling_enum
+from scenarios.questions import (
+    QUESTION_TYPES,
+    Question,
+    build_questions,
+    point,
+    ruling_enum,
+    strings,
+)
 from scenarios.variants import (
     TemplateError,
     Variant,
@@ -513,7 +520,7 @@ def _check_options(
         return
     content.checked["options"] += 1
     right = q.right_answer(variant.ruling)
-    wanted = set(right) if q.type == "multi" else {right}
+    wanted = set(strings(right)) if q.type == "multi" else {str(right)}
     offered = {o.value for o in q.options}
     field = f"question {q.id}.options"
     if not wanted <= offered:
@@ -545,7 +552,7 @@ def _check_order(content: Content, problem: Any, seed: int, q: Question, variant
         return
     content.checked["order"] += 1
     field = f"question {q.id}.steps"
-    steps = q.right_answer(variant.ruling)
+    steps = strings(q.right_answer(variant.ruling))
     if len(steps) < 2:
         problem("order", seed, field, f"the engine gives {len(steps)} step(s): nothing to order")
         return
@@ -654,7 +661,9 @@ def _check_diagram(
     for q in questions:
         if q.type != "place":
             continue
-        right = q.right_answer(variant.ruling)
+        right = point(q.right_answer(variant.ruling))
+        if right is None:
+            continue
         for name, mark in drawn.marks:
             distance = math.dist((mark.x, mark.y), (right["x"], right["y"]))
             if distance <= q.tolerance:

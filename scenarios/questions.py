@@ -14,6 +14,7 @@ from functools import cache
 from typing import Any, cast
 
 from polotrainer.rules import KINDS, describe
+from scenarios.spots import EnginePoint as EnginePoint
 from scenarios.spots import FieldSpot
 from scenarios.vocabulary import enum_label, player_label
 
@@ -42,6 +43,25 @@ QUESTION_TYPES = {
     "sequence": QuestionType.ORDER,
 }
 DEFAULT_TOLERANCE = {QuestionType.PLACE: 2.0, QuestionType.NUMBER: 0.0}
+
+
+#: An answer as the engine rules it and as a read or recorded one is kept (the JSON of
+#: Attempt.given and Attempt.right_answer): an option's value, yes or no, a number, the options
+#: or players chosen (sorted), the steps in their order, a point.
+Answer = str | bool | int | float | list[str] | EnginePoint
+#: An answer as a form's values read (`Question.parse`): a place question's is the spot as
+#: typed, which the quiz places on the variant's own field (an EnginePoint).
+Read = Answer | FieldSpot
+
+
+def strings(answer: Answer | None) -> list[str]:
+    """A multi, players or order answer's values; [] for an answer of another kind."""
+    return [str(v) for v in answer] if isinstance(answer, list) else []
+
+
+def point(answer: Answer | None) -> EnginePoint | None:
+    """A place answer's point; None for an answer of another kind."""
+    return answer if isinstance(answer, dict) else None
 
 
 class AnswerCode(StrEnum):
@@ -79,15 +99,15 @@ class Question:
     options: Sequence[Option]
     tolerance: float
 
-    def right_answer(self, ruling: Mapping[str, Any]) -> Any:
+    def right_answer(self, ruling: Mapping[str, Any]) -> Answer:
         value = ruling[self.ask]
         if self.type in {"multi", "players"}:
             return sorted(value)
         if self.type == "order":
             return list(value)
-        return value
+        return cast(Answer, value)
 
-    def parse(self, raw: Sequence[str]) -> Any:
+    def parse(self, raw: Sequence[str]) -> Read:
         """The answer from form values (a list of strings); AnswerError if it is not one.
 
         A place question's answer is the `FieldSpot` typed (yards from the goal line, across):
@@ -137,10 +157,14 @@ class Question:
                 return FieldSpot(along, across)
         raise AnswerError(AnswerCode.UNKNOWN_QUESTION)  # pragma: no cover
 
-    def is_correct(self, answer: Any, right: Any) -> bool:
+    def is_correct(self, answer: Answer, right: Answer) -> bool:
         if self.type == "place":
+            if not (isinstance(answer, dict) and isinstance(right, dict)):
+                return False
             return math.dist((answer["x"], answer["y"]), (right["x"], right["y"])) <= self.tolerance
         if self.type == "number":
+            if not (isinstance(answer, int | float) and isinstance(right, int | float)):
+                return False
             return abs(float(answer) - float(right)) <= self.tolerance
         return bool(answer == right)
 

@@ -19,7 +19,7 @@ import random
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils import translation
 from django.utils.safestring import SafeString
@@ -33,13 +33,18 @@ from scenarios.glossary_links import link_terms
 from scenarios.localize import pick
 from scenarios.questions import (
     QUESTION_TYPES,
+    Answer,
     AnswerCode,
     AnswerError,
+    EnginePoint,
     Question,
     QuestionType,
+    Read,
     build_questions,
+    point,
     ruling_enum,
     ruling_schema,
+    strings,
 )
 from scenarios.spec import Param, ScenarioSpec, spec_of
 from scenarios.spots import FieldSpot
@@ -47,8 +52,12 @@ from scenarios.texts import SectionText, glossary_terms, section_texts
 from scenarios.variants import Variant, VariantError, make_variant, variant_with
 from scenarios.vocabulary import enum_label, player_label, reason_text
 
+if TYPE_CHECKING:  # the model module needs the app registry; the quiz core does not
+    from scenarios.models import Scenario
+
 __all__ = [
     "ANSWER_MESSAGES",
+    "Answer",
     "AnswerCode",
     "AnswerError",
     "Check",
@@ -64,6 +73,7 @@ __all__ = [
     "WhatIf",
     "answer_message",
     "check",
+    "engine_answer",
     "grade",
     "marker",
     "pose",
@@ -195,7 +205,7 @@ def _remember[V](store: "OrderedDict[Any, Any]", key: Any, value: V) -> V:
     return value
 
 
-def variant_of(scenario: Any, seed: int) -> Variant:
+def variant_of(scenario: "Scenario", seed: int) -> Variant:
     """The variant `seed` of a Scenario row, ruled by the engine (cached per content version).
 
     VariantError when the seed is out of range or no valid variant exists for it.
@@ -209,7 +219,12 @@ def variant_of(scenario: Any, seed: int) -> Variant:
 
 
 def pose(
-    scenario: Any, seed: int, lang: str, frozen: Variant | None = None, *, texts: bool = True
+    scenario: "Scenario",
+    seed: int,
+    lang: str,
+    frozen: Variant | None = None,
+    *,
+    texts: bool = True,
 ) -> Posed:
     """Pose variant `seed` of `scenario` in `lang`; `frozen` poses a variant ruled earlier.
 
@@ -302,8 +317,8 @@ class Marked:
     question: PosedQuestion
     values: tuple[str, ...]
     error: str = ""
-    given: Any = None
-    right: Any = None
+    given: Answer | None = None
+    right: Answer | None = None
     correct: bool = False
     given_text: str = ""
     right_text: str = ""
@@ -372,19 +387,32 @@ def count_right(marks: Iterable[bool | None]) -> int:
     return sum(1 for ok in marks if ok)
 
 
-def read_one(posed: Posed, question: PosedQuestion, submitted: Mapping[str, Sequence[str]]) -> Any:
+def read_one(
+    posed: Posed, question: PosedQuestion, submitted: Mapping[str, Sequence[str]]
+) -> Answer:
     """One question's answer from the submitted values; AnswerError (with `.code`) if none."""
     if question.type == QuestionType.ORDER:
-        return question.source.parse(_order(question, submitted))
+        return engine_answer(question.source.parse(_order(question, submitted)))
     if question.type == QuestionType.PLACE and question.place is not None:
         # The form asks for yards from the fouling team's goal line and across from the centre,
         # the way an umpire measures; the answer is recorded as the engine's point.
         values = [next(iter(submitted.get(name, ())), "") for name in question.fields]
-        spot = question.source.parse(values).to_engine(question.place.field)
+        typed = question.source.parse(values)
+        if not isinstance(typed, FieldSpot):  # pragma: no cover - parse gives a place's spot
+            raise AnswerError(AnswerCode.MISSING)
+        spot = typed.to_engine(question.place.field)
         if not question.place.field.contains(spot):
             raise AnswerError(AnswerCode.OFF_FIELD)
-        return {"x": spot.x, "y": spot.y}
-    return question.source.parse(list(submitted.get(question.name, ())))
+        return EnginePoint(x=spot.x, y=spot.y)
+    return engine_answer(question.source.parse(list(submitted.get(question.name, ()))))
+
+
+def engine_answer(read: Read) -> Answer:
+    """A read answer that is already the engine's: every kind but a place question's typed
+    spot, which read_one places on the variant's field."""
+    if isinstance(read, FieldSpot):  # pragma: no cover - only a place question reads a spot
+        raise AnswerError(AnswerCode.MISSING)
+    return read
 
 
 def _order(question: PosedQuestion, submitted: Mapping[str, Sequence[str]]) -> list[str]:
@@ -430,7 +458,7 @@ def marker(items: Sequence[Marked]) -> FieldSpot | None:
     return next((spot for item in items if (spot := item.placed) is not None), None)
 
 
-def grade(posed: Posed, given: Mapping[str, Any]) -> tuple[Marked, ...]:
+def grade(posed: Posed, given: Mapping[str, Answer | None]) -> tuple[Marked, ...]:
     """Every question marked against the engine's ruling, from answers already read."""
     ruling = posed.variant.ruling
     items = []
@@ -464,7 +492,7 @@ def check(posed: Posed, submitted: Mapping[str, Sequence[str]]) -> Check:
 
 
 def checked(
-    posed: Posed, given: Mapping[str, Any], read_items: Sequence[Marked] | None = None
+    posed: Posed, given: Mapping[str, Answer | None], read_items: Sequence[Marked] | None = None
 ) -> Check:
     """The check of answers already read (or recorded earlier): graded, with the engine's
     reasons, why a wrong answer is wrong, the cited rule text and the explanation."""
@@ -497,19 +525,24 @@ def checked(
     )
 
 
-def form_values(posed: Posed, question: PosedQuestion, given: Any) -> tuple[str, ...]:
+def form_values(posed: Posed, question: PosedQuestion, given: Answer | None) -> tuple[str, ...]:
     """The form's values that give `given` (to show a recorded answer in its form again)."""
     if given is None:
         return ()
     match question.type:
         case QuestionType.PLACE if question.place is not None:
-            return FieldSpot.from_engine(given, question.place.field).form_values()
+            spot = point(given)
+            return (
+                ()
+                if spot is None
+                else FieldSpot.from_engine(spot, question.place.field).form_values()
+            )
         case QuestionType.BOOL:
             return ("true" if given else "false",)
         case QuestionType.MULTI | QuestionType.PLAYERS:
-            return tuple(given)
+            return tuple(strings(given))
         case QuestionType.ORDER:
-            place = {step: n for n, step in enumerate(given, start=1)}
+            place = {step: n for n, step in enumerate(strings(given), start=1)}
             return tuple(str(place.get(o.value, "")) for o in question.options)
     return (str(given),)
 
@@ -521,7 +554,7 @@ TRIED_PER_PARAM = 9
 _WHY_NOT: "OrderedDict[tuple[Any, ...], WhyNot]" = OrderedDict()
 
 
-def why_not(posed: Posed, question: PosedQuestion, given: Any) -> WhyNot | None:
+def why_not(posed: Posed, question: PosedQuestion, given: Answer | None) -> WhyNot | None:
     """What single change of the scenario's facts would make `given` the engine's answer.
 
     Derived from the engine, never typed per option: each parameter of the scenario is tried
@@ -594,23 +627,23 @@ def cited_refs(posed: Posed) -> list[str]:
     return list(dict.fromkeys([*refs, *posed.spec.cites]))
 
 
-def answer_text(posed: Posed, question: PosedQuestion, value: Any) -> str:
+def answer_text(posed: Posed, question: PosedQuestion, value: Answer) -> str:
     """An answer (the trainee's or the engine's) in words, in the posed language."""
     labels = {o.value: o.label for o in question.options}
     with translation.override(posed.lang):
         match question.type:
             case QuestionType.CHOICE:
-                return labels.get(value, str(value))
+                return labels.get(str(value), str(value))
             case QuestionType.BOOL:
                 return labels["true" if value else "false"]
             case QuestionType.MULTI | QuestionType.PLAYERS:
-                return ", ".join(labels.get(v, str(v)) for v in value) or _("none")
+                return ", ".join(labels.get(v, v) for v in strings(value)) or _("none")
             case QuestionType.ORDER:
                 return " → ".join(
-                    f"{n}. {labels.get(v, str(v))}" for n, v in enumerate(value, start=1)
+                    f"{n}. {labels.get(v, v)}" for n, v in enumerate(strings(value), start=1)
                 )
-            case QuestionType.PLACE if question.place is not None:
-                return FieldSpot.from_engine(value, question.place.field).words()
+            case QuestionType.PLACE if question.place is not None and (spot := point(value)):
+                return FieldSpot.from_engine(spot, question.place.field).words()
         return f"{value:g}" if isinstance(value, float) else str(value)
 
 

@@ -7,9 +7,12 @@ are cached by the scenario's content version, so a changed file is never read fr
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from scenarios.localize import pick
+
+if TYPE_CHECKING:  # the model module needs the app registry
+    from scenarios.models import Scenario
 
 
 @dataclass(frozen=True)
@@ -129,7 +132,7 @@ def _param(name: str, raw: Mapping[str, Any]) -> Param:
     )
 
 
-def spec_of(scenario: Any) -> ScenarioSpec:
+def spec_of(scenario: "Scenario") -> ScenarioSpec:
     """The spec of a Scenario row, parsed once per content version (per process)."""
     section = scenario.data.get("section") or ""
     if not scenario.version:

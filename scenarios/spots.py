@@ -20,6 +20,7 @@ Point(x=-85.0, y=-12.0)
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypedDict
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -27,10 +28,17 @@ from django.utils.translation import ngettext
 from polotrainer.rules import Field, Point
 from polotrainer.web.plurals import plural_count
 
-__all__ = ["FieldSpot"]
+__all__ = ["EnginePoint", "FieldSpot"]
 
 #: Closer than this to the centre line (yards) reads as level with the centre of the goal.
 LEVEL = 0.05
+
+
+class EnginePoint(TypedDict):
+    """A point in the engine's frame as JSON: a ruling's spot, a place answer as recorded."""
+
+    x: float
+    y: float
 
 
 @dataclass(frozen=True)
@@ -42,7 +50,9 @@ class FieldSpot:
     across: float
 
     @classmethod
-    def from_engine(cls, point: Point | Mapping[str, float], field: Field) -> "FieldSpot":
+    def from_engine(
+        cls, point: Point | EnginePoint | Mapping[str, float], field: Field
+    ) -> "FieldSpot":
         """The spot of an engine point (a `Point` or its JSON, ``{"x": .., "y": ..}``) on
         `field`: the field of the very variant the point was ruled or answered for."""
         x, y = (point.x, point.y) if isinstance(point, Point) else (point["x"], point["y"])

@@ -13,6 +13,7 @@ from typing import Any
 
 from polotrainer.clinics.models import ClinicAnswer, ClinicSession, Participant, Round, Team
 from scenarios import diagram, quiz
+from scenarios.questions import strings
 
 STREAK_STEP = 0.2
 STREAK_CAP = 1.0
@@ -75,7 +76,7 @@ def spread(posed: quiz.Posed, answers: Iterable[ClinicAnswer]) -> list[Spread]:
     out = []
     for q in posed.questions:
         given = by_question.get(q.id, [])
-        right = graded[q.id].right
+        right = q.source.right_answer(posed.variant.ruling)
         n = len(given)
         base = Spread(q, n, right_count[q.id], graded[q.id].right_text)
         labels = [(o.value, o.label) for o in q.options]
@@ -91,34 +92,36 @@ def spread(posed: quiz.Posed, answers: Iterable[ClinicAnswer]) -> list[Spread]:
                 # Counts per option (per player): how many ticked it; and, when it is the
                 # right answer or someone gave it, a bar for ticking none.
                 counts = Counter(v for g in given for v in g)
-                bars = _bars(counts, labels, n, list(right))
+                rights = strings(right)
+                bars = _bars(counts, labels, n, rights)
                 empty = sum(1 for g in given if not g)
-                if not right or empty:
+                if not rights or empty:
                     none = quiz.answer_text(posed, q, [])
                     share = round(100 * empty / n) if n else 0
-                    bars = (*bars, Bar(none, empty, share, not right))
+                    bars = (*bars, Bar(none, empty, share, not rights))
                 out.append(replace(base, bars=bars))
             case quiz.QuestionType.NUMBER:
                 counts = Counter(given)
                 values = sorted(counts, key=lambda v: float(v))
                 if len(values) > MAX_BARS:
                     values = sorted(sorted(counts, key=lambda v: -counts[v])[:MAX_BARS], key=float)
-                shown = [(v, quiz.answer_text(posed, q, v)) for v in values]
+                shown: list[tuple[Any, str]] = [(v, quiz.answer_text(posed, q, v)) for v in values]
                 if right not in values:
                     shown.append((right, quiz.answer_text(posed, q, right)))
                     shown.sort(key=lambda pair: float(pair[0]))
                 out.append(replace(base, bars=_bars(counts, shown, n, right)))
             case quiz.QuestionType.ORDER:
                 orders = Counter(tuple(g) for g in given)
+                steps_right = strings(right)
                 top, top_n = orders.most_common(1)[0] if orders else ((), 0)
                 steps = dict(labels)
                 out.append(
                     replace(
                         base,
-                        exact_order=round(100 * orders[tuple(right)] / n) if n else 0,
-                        right_steps=tuple(steps.get(v, str(v)) for v in right),
+                        exact_order=round(100 * orders[tuple(steps_right)] / n) if n else 0,
+                        right_steps=tuple(steps.get(v, v) for v in steps_right),
                         common_order=quiz.answer_text(posed, q, list(top))
-                        if top and list(top) != list(right)
+                        if top and list(top) != steps_right
                         else "",
                         common_count=top_n,
                     )

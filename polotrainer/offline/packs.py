@@ -310,7 +310,7 @@ def _item_fragments(posed: quiz.Posed, q: quiz.PosedQuestion) -> dict[str, Any]:
     if q.type in (quiz.QuestionType.CHOICE, quiz.QuestionType.BOOL):
         options = {}
         for o in q.options:
-            given = q.source.parse([o.value])
+            given = quiz.engine_answer(q.source.parse([o.value]))
             correct = q.source.is_correct(given, right)
             item = quiz.Marked(
                 q,

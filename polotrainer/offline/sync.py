@@ -225,7 +225,7 @@ def _check(
     items = []
     for item in read:
         right = item.question.source.right_answer(ruling)
-        correct = item.question.source.is_correct(item.given, right)
+        correct = item.given is not None and item.question.source.is_correct(item.given, right)
         items.append(Answer(item.id, item.given, right, correct, nonce(entry_id, item.id)))
     answers = Answers(
         scenario_id=record["scenario"],

@@ -35,6 +35,7 @@ from polotrainer.web.requests import Request, UserRequest
 from scenarios import audience, diagram, quiz, texts
 from scenarios.localize import current_language
 from scenarios.models import Scenario
+from scenarios.questions import point
 from scenarios.spec import Texts
 from scenarios.variants import MAX_SEED, fresh_seed
 
@@ -289,15 +290,17 @@ def _fields(posed: quiz.Posed, items: list[quiz.Marked]) -> dict[str, Any]:
     drawn = posed.diagram
     if drawn is None:
         return {"question_field": "", "feedback_field": ""}
-    answers = [
-        diagram.Answer(
-            (item.right["x"], item.right["y"]),
-            item.question.tolerance,
-            (item.given["x"], item.given["y"]) if item.given else None,
-        )
-        for item in items
-        if item.question.type == quiz.QuestionType.PLACE and item.right is not None
-    ]
+    answers = []
+    for item in items:
+        right, given = point(item.right), point(item.given)
+        if item.question.type == quiz.QuestionType.PLACE and right is not None:
+            answers.append(
+                diagram.Answer(
+                    (right["x"], right["y"]),
+                    item.question.tolerance,
+                    (given["x"], given["y"]) if given else None,
+                )
+            )
     shown = [p for a in answers for p in (a.right, a.mine) if p is not None]
     close_up = diagram.around(drawn, shown) if shown else None
     marker = quiz.marker(items)

@@ -286,3 +286,34 @@ def test_the_join_page_and_an_invitation_share_what_instructors_see_and_the_sign
     invitation = (ROOT / "templates/notify/invitation.html").read_text("utf-8")
     assert '{% include "courses/join_cohort.html#notice" %}' in invitation
     assert '{% include "courses/join_cohort.html#signin" %}' in invitation
+
+
+def test_the_answers_that_cross_layers_are_typed():
+    """The quiz core's entry points take a Scenario row and give and take typed answers
+    (scenarios/questions.py Answer, the engine's point as scenarios/spots.py EnginePoint):
+    no `Any` where an answer or a scenario crosses into another app."""
+    from typing import Any, get_type_hints
+
+    from scenarios import questions, quiz
+    from scenarios.models import Scenario
+
+    assert definitions("EnginePoint") == ["scenarios/spots.py"]
+    hints = {
+        "Marked.given": get_type_hints(quiz.Marked)["given"],
+        "Marked.right": get_type_hints(quiz.Marked)["right"],
+        "read_one": get_type_hints(quiz.read_one)["return"],
+        "grade": get_type_hints(quiz.grade)["given"],
+        "checked": get_type_hints(quiz.checked)["given"],
+        "form_values": get_type_hints(quiz.form_values)["given"],
+        "why_not": get_type_hints(quiz.why_not)["given"],
+        "answer_text": get_type_hints(quiz.answer_text)["value"],
+        "Question.parse": get_type_hints(questions.Question.parse)["return"],
+        "Question.right_answer": get_type_hints(questions.Question.right_answer)["return"],
+        "Question.is_correct": get_type_hints(questions.Question.is_correct)["answer"],
+    }
+    for where, hint in hints.items():
+        assert hint is not Any and "Any" not in str(hint), (where, hint)
+        assert "EnginePoint" in str(hint), (where, hint)
+    model = {"Scenario": Scenario}
+    assert get_type_hints(quiz.pose, localns=model)["scenario"] is Scenario
+    assert get_type_hints(quiz.variant_of, localns=model)["scenario"] is Scenario
