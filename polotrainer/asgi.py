@@ -4,7 +4,8 @@ One application for the whole site (polotrainer/serving.py): the clinics' event 
 Django's ASGI handler, every other request on Django's WSGI handler in a pool of
 ASGI_CONCURRENCY threads per process, each with its own database connection, kept for
 CONN_MAX_AGE seconds as under WSGI. So a process holds at most ASGI_CONCURRENCY connections
-for pages, plus the few of the shared executor where the streams read (README, Decisions).
+for pages, plus the few of the shared executor where the streams read (README, Decisions). On
+SQLite one request that may write runs at a time per process (serving.py).
 """
 
 import os
@@ -27,6 +28,7 @@ try:
         streams=get_asgi_application(),
         pages=get_wsgi_application(),
         threads=settings.ASGI_CONCURRENCY,
+        one_writer=settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"),
     )
     require_compiled()
     # After the app registry is ready: a database holding the demo is never served. In a pool

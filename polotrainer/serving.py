@@ -22,6 +22,13 @@ room of phones, and while one runs no page or stream render that has not started
 (`PRIORITY`, for at most PRIORITY_WAIT seconds): the control competes for the cores and the
 GIL only with the requests already running, not with the hundreds queued behind them.
 
+On SQLite (`one_writer`) the requests that may write (POST and the other unsafe methods) have
+a lane of one thread per process, and the pages that only read keep the whole pool: SQLite
+takes one writer at a time, and threads that wait for its lock sleep in its busy handler while
+the lock stands free, so 16 threads answering at once served half of gunicorn's answers
+(benchmarks/servers.py, README). The GIL lets one thread compute at a time anyway, so nothing
+is given up. The instructor's controls keep their own lane.
+
 A client that goes away mid-request is not an error: its page is still computed (an answer is
 still recorded, as under gunicorn) and what is sent to it is dropped.
 """
@@ -50,6 +57,8 @@ CONTROL_THREADS = 2
 #: Seconds a page or a stream render waits at most for the controls running to finish.
 PRIORITY_WAIT = 2.0
 _CONTROL = re.compile(r"^/(?:[a-z]{2}/)?clinics/[0-9]+/(?:control|state)/$")
+#: The methods of a request that may write (RFC 9110's unsafe methods).
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 def is_stream(scope: Scope) -> bool:
@@ -100,11 +109,17 @@ PRIORITY = Priority()
 
 class Dispatch:
     """The ASGI application: streams to `streams`, the instructor's controls to `pages` in a
-    lane of their own, everything else to `pages` in `threads`."""
+    lane of their own, everything else to `pages` in `threads`; with `one_writer` (SQLite),
+    one request that may write at a time."""
 
-    def __init__(self, streams: ASGIApp, pages: WSGIApp, threads: int) -> None:
+    def __init__(
+        self, streams: ASGIApp, pages: WSGIApp, threads: int, *, one_writer: bool = False
+    ) -> None:
         self.streams = streams
         self.pages = pages
+        self.writes = (
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="writes") if one_writer else None
+        )
         self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="pages")
         self.controls = ThreadPoolExecutor(
             max_workers=CONTROL_THREADS, thread_name_prefix="controls"
@@ -128,6 +143,8 @@ class Dispatch:
             elif message["type"] == "lifespan.shutdown":
                 self.pool.shutdown(wait=False, cancel_futures=True)
                 self.controls.shutdown(wait=False, cancel_futures=True)
+                if self.writes is not None:
+                    self.writes.shutdown(wait=False, cancel_futures=True)
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
@@ -137,8 +154,11 @@ class Dispatch:
             return  # gone before the request was complete: nothing was done
         loop = asyncio.get_running_loop()
         reply = Reply(loop, send)
+        lane: Callable[..., None]
         if is_control(scope):
             pool, lane = self.controls, PRIORITY.run_first
+        elif self.writes is not None and scope["method"] in WRITES:
+            pool, lane = self.writes, PRIORITY.run_after
         else:
             pool, lane = self.pool, PRIORITY.run_after
         try:

@@ -272,3 +272,49 @@ def test_the_environ_is_pep_3333s():
     assert made["HTTP_COOKIE"] == "a=1; b=2"  # HTTP/2 sends each cookie on its own
     assert made["CONTENT_TYPE"] == "text/plain" and "HTTP_CONTENT_TYPE" not in made
     assert (made["REMOTE_ADDR"], made["SERVER_PORT"]) == ("127.0.0.1", "8000")
+
+
+def test_on_sqlite_one_request_that_may_write_runs_at_a_time_and_reads_keep_the_pool():
+    """SQLite takes one writer at a time: a process's POSTs run one after the other in a lane
+    of their own, while pages that only read keep running beside them on the pool's threads;
+    without `one_writer` (PostgreSQL) POSTs share the pool."""
+    running: dict[str, int] = {"POST": 0, "GET": 0}
+    most: dict[str, int] = {"POST": 0, "GET": 0}
+    lock = threading.Lock()
+
+    def slow(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        method = environ["REQUEST_METHOD"]
+        with lock:
+            running[method] += 1
+            most[method] = max(most[method], running[method])
+        time.sleep(0.03)
+        with lock:
+            running[method] -= 1
+        start_response("200 OK", [])
+        return [threading.current_thread().name.encode()]
+
+    def burst(one_writer: bool) -> list[Client]:
+        app = Dispatch(streams=None, pages=slow, threads=3, one_writer=one_writer)  # type: ignore[arg-type]
+
+        async def go() -> list[Client]:
+            posts = [Client(b"a=1") for _ in range(6)]
+            gets = [Client() for _ in range(6)]
+            await asyncio.gather(
+                *(app(scope("/en/practice/x/1/answer/", "POST"), c.receive, c.send) for c in posts),
+                *(app(scope("/en/practice/"), c.receive, c.send) for c in gets),
+            )
+            return posts + gets
+
+        try:
+            return aio.run(go())
+        finally:
+            app.pool.shutdown()
+
+    clients = burst(one_writer=True)
+    assert all(c.status == 200 for c in clients)
+    assert most == {"POST": 1, "GET": 3}
+    assert {c.content for c in clients[:6]} == {b"writes_0"}
+    running.update(POST=0, GET=0)
+    most.update(POST=0, GET=0)
+    burst(one_writer=False)
+    assert most["POST"] > 1
