@@ -14,8 +14,7 @@ from functools import cache
 from typing import Any, cast
 
 from polotrainer.rules import KINDS, describe
-from scenarios.spots import EnginePoint as EnginePoint
-from scenarios.spots import FieldSpot
+from scenarios.spots import EnginePoint, FieldSpot
 from scenarios.vocabulary import enum_label, player_label
 
 

@@ -36,7 +36,6 @@ from scenarios.questions import (
     Answer,
     AnswerCode,
     AnswerError,
-    EnginePoint,
     Question,
     QuestionType,
     Read,
@@ -47,7 +46,7 @@ from scenarios.questions import (
     strings,
 )
 from scenarios.spec import Param, ScenarioSpec, spec_of
-from scenarios.spots import FieldSpot
+from scenarios.spots import EnginePoint, FieldSpot
 from scenarios.texts import SectionText, glossary_terms, section_texts
 from scenarios.variants import Variant, VariantError, make_variant, variant_with
 from scenarios.vocabulary import enum_label, player_label, reason_text

@@ -196,6 +196,8 @@ if SPOTTED:
                 round_.seed, round_.stop_ms = seed, stop
                 round_.save(update_fields=["seed", "stop_ms"])
                 break
+        else:
+            raise AssertionError(f"no seed of {round_.scenario.slug} in 200 has a ruled spot")
 result = {"id": clinic.pk, "pin": clinic.pin, "session": store.session_key}
 """
 

@@ -76,7 +76,7 @@ def spread(posed: quiz.Posed, answers: Iterable[ClinicAnswer]) -> list[Spread]:
     out = []
     for q in posed.questions:
         given = by_question.get(q.id, [])
-        right = q.source.right_answer(posed.variant.ruling)
+        right = graded[q.id].right
         n = len(given)
         base = Spread(q, n, right_count[q.id], graded[q.id].right_text)
         labels = [(o.value, o.label) for o in q.options]
@@ -106,7 +106,7 @@ def spread(posed: quiz.Posed, answers: Iterable[ClinicAnswer]) -> list[Spread]:
                 if len(values) > MAX_BARS:
                     values = sorted(sorted(counts, key=lambda v: -counts[v])[:MAX_BARS], key=float)
                 shown: list[tuple[Any, str]] = [(v, quiz.answer_text(posed, q, v)) for v in values]
-                if right not in values:
+                if right is not None and right not in values:
                     shown.append((right, quiz.answer_text(posed, q, right)))
                     shown.sort(key=lambda pair: float(pair[0]))
                 out.append(replace(base, bars=_bars(counts, shown, n, right)))
