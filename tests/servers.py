@@ -6,9 +6,12 @@ Django's test client and live_server speak WSGI, which reads an async event stre
 only a real ASGI server shows what phones get.
 """
 
+import atexit
 import json
 import os
+import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -38,56 +41,30 @@ def postgres() -> bool:
 
 
 class Database:
-    """A database for the servers: made, migrated and loaded with the bundled content."""
+    """A database for the servers: made, migrated and loaded with the bundled content.
+
+    Migrating and loading take two subprocesses and ~10 s; they run once per test process, into
+    a template (a SQLite file, a PostgreSQL template database), and each database is a copy of
+    it (milliseconds): the same tables and content, as `migrate` and `content load` wrote them.
+    """
 
     def __init__(self, tmp: Path) -> None:
         if postgres():
             self.name = f"served_{uuid.uuid4().hex[:10]}"
-            db = settings.DATABASES["default"]
-            host, port = db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
-            user = db.get("USER") or "postgres"
-            self.url = f"postgres://{user}@{host}:{port}/{self.name}"
-            self._admin("CREATE DATABASE")
+            self.url = _postgres_url(self.name)
+            _admin(f'CREATE DATABASE "{self.name}" TEMPLATE "{_template()}"')
         else:
             self.name = ""
             self.url = f"sqlite:///{tmp}/served.sqlite3"
-        self.env = {
-            **os.environ,
-            "DEBUG": "0",
-            "DEPLOY_PROFILE": "lan",
-            "SECRET_KEY": "served-test-only-not-a-secret",
-            "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "DATABASE_URL": self.url,
-            "STATIC_MANIFEST": "0",
-            "DJANGO_SETTINGS_MODULE": "polotrainer.settings",
-            "PYTHONPATH": str(ROOT),
-            "LOG_LEVEL": "ERROR",
-        }
-        self.manage("migrate", "-v0")
-        self.manage("content", "load")
-
-    def _admin(self, verb: str) -> None:
-        import psycopg
-
-        db = settings.DATABASES["default"]
-        dsn = (
-            f"host={db.get('HOST') or '127.0.0.1'} port={db.get('PORT') or 5432} "
-            f"user={db.get('USER') or 'postgres'} dbname=postgres"
-        )
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            extra = " WITH (FORCE)" if verb.startswith("DROP") else ""
-            conn.execute(f'{verb} "{self.name}"{extra}')
+            with (
+                sqlite3.connect(_template()) as source,
+                sqlite3.connect(tmp / "served.sqlite3") as copy,
+            ):
+                source.backup(copy)
+        self.env = _environment(self.url)
 
     def manage(self, *args: str) -> str:
-        done = subprocess.run(
-            [PYTHON, str(ROOT / "manage.py"), *args],
-            env=self.env,
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        return done.stdout
+        return _manage(self.env, *args)
 
     def query(self, code: str) -> Any:
         """Run `code` (which sets `result`) in the site's Django; its result, through JSON."""
@@ -96,7 +73,77 @@ class Database:
 
     def drop(self) -> None:
         if self.name:
-            self._admin("DROP DATABASE IF EXISTS")
+            _admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+def _postgres_url(name: str) -> str:
+    db = settings.DATABASES["default"]
+    host, port = db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
+    user = db.get("USER") or "postgres"
+    return f"postgres://{user}@{host}:{port}/{name}"
+
+
+def _environment(url: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DEBUG": "0",
+        "DEPLOY_PROFILE": "lan",
+        "SECRET_KEY": "served-test-only-not-a-secret",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DATABASE_URL": url,
+        "STATIC_MANIFEST": "0",
+        "DJANGO_SETTINGS_MODULE": "polotrainer.settings",
+        "PYTHONPATH": str(ROOT),
+        "LOG_LEVEL": "ERROR",
+    }
+
+
+def _manage(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(
+        [PYTHON, str(ROOT / "manage.py"), *args],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout
+
+
+def _admin(statement: str) -> None:
+    import psycopg
+
+    db = settings.DATABASES["default"]
+    dsn = (
+        f"host={db.get('HOST') or '127.0.0.1'} port={db.get('PORT') or 5432} "
+        f"user={db.get('USER') or 'postgres'} dbname=postgres"
+    )
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(statement)
+
+
+_TEMPLATE: dict[str, str] = {}
+
+
+def _template() -> str:
+    """This process's migrated and loaded database to copy: a SQLite file's path or a
+    PostgreSQL database's name; made on first use, gone when the process ends."""
+    if "made" not in _TEMPLATE:
+        if postgres():
+            made = f"served_template_{uuid.uuid4().hex[:10]}"
+            _admin(f'CREATE DATABASE "{made}"')
+            atexit.register(_admin, f'DROP DATABASE IF EXISTS "{made}" WITH (FORCE)')
+            url = _postgres_url(made)
+        else:
+            folder = tempfile.mkdtemp(prefix="polotrainer-served-template-")
+            atexit.register(shutil.rmtree, folder, ignore_errors=True)
+            made = f"{folder}/template.sqlite3"
+            url = f"sqlite:///{made}"
+        env = _environment(url)
+        _manage(env, "migrate", "-v0")
+        _manage(env, "content", "load")
+        _TEMPLATE["made"] = made
+    return _TEMPLATE["made"]
 
 
 class Server:
