@@ -19,7 +19,7 @@ import time
 import urllib.request
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -56,11 +56,7 @@ class Database:
         else:
             self.name = ""
             self.url = f"sqlite:///{tmp}/served.sqlite3"
-            with (
-                sqlite3.connect(_template()) as source,
-                sqlite3.connect(tmp / "served.sqlite3") as copy,
-            ):
-                source.backup(copy)
+            copy_sqlite(_template(), tmp / "served.sqlite3")
         self.env = _environment(self.url)
 
     def manage(self, *args: str) -> str:
@@ -125,25 +121,48 @@ def _admin(statement: str) -> None:
 _TEMPLATE: dict[str, str] = {}
 
 
+def _folder() -> str:
+    """A folder of this process's, gone when it ends."""
+    if "folder" not in _TEMPLATE:
+        _TEMPLATE["folder"] = tempfile.mkdtemp(prefix="polotrainer-templates-")
+        atexit.register(shutil.rmtree, _TEMPLATE["folder"], ignore_errors=True)
+    return _TEMPLATE["folder"]
+
+
+def copy_sqlite(source: str | Path, target: str | Path) -> None:
+    """A SQLite database copied whole (SQLite's backup API: what its log holds too)."""
+    with closing(sqlite3.connect(source)) as original, closing(sqlite3.connect(target)) as copy:
+        original.backup(copy)
+
+
+def migrated_sqlite(target: str | Path) -> None:
+    """A SQLite file at `target` with every migration applied, as `manage.py migrate` leaves a
+    new database: a copy of this process's first one (migrating takes seconds, a copy
+    milliseconds)."""
+    if "migrated" not in _TEMPLATE:
+        made = f"{_folder()}/migrated.sqlite3"
+        _manage(_environment(f"sqlite:///{made}"), "migrate", "-v0")
+        _TEMPLATE["migrated"] = made
+    copy_sqlite(_TEMPLATE["migrated"], target)
+
+
 def _template() -> str:
     """This process's migrated and loaded database to copy: a SQLite file's path or a
     PostgreSQL database's name; made on first use, gone when the process ends."""
-    if "made" not in _TEMPLATE:
+    if "loaded" not in _TEMPLATE:
         if postgres():
             made = f"served_template_{uuid.uuid4().hex[:10]}"
             _admin(f'CREATE DATABASE "{made}"')
             atexit.register(_admin, f'DROP DATABASE IF EXISTS "{made}" WITH (FORCE)')
-            url = _postgres_url(made)
+            env = _environment(_postgres_url(made))
+            _manage(env, "migrate", "-v0")
         else:
-            folder = tempfile.mkdtemp(prefix="polotrainer-served-template-")
-            atexit.register(shutil.rmtree, folder, ignore_errors=True)
-            made = f"{folder}/template.sqlite3"
-            url = f"sqlite:///{made}"
-        env = _environment(url)
-        _manage(env, "migrate", "-v0")
+            made = f"{_folder()}/loaded.sqlite3"
+            migrated_sqlite(made)
+            env = _environment(f"sqlite:///{made}")
         _manage(env, "content", "load")
-        _TEMPLATE["made"] = made
-    return _TEMPLATE["made"]
+        _TEMPLATE["loaded"] = made
+    return _TEMPLATE["loaded"]
 
 
 class Server:

@@ -4,13 +4,10 @@ submit racing the saves grades exactly what was stored. Deadlines: an instructor
 landing in the middle of another's, or of a start, is never undone by it."""
 
 import contextlib
-import sqlite3
-import tempfile
 import threading
 from datetime import timedelta
 
 import pytest
-from django.core.management import call_command
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.utils import timezone
 
@@ -20,6 +17,7 @@ from scenarios import quiz
 from tests.content import exam_scenarios
 from tests.courses.test_exam_flow import right_form
 from tests.people import enrol, make_exam, person
+from tests.servers import migrated_sqlite
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -58,9 +56,6 @@ def bool_question(slot):
     return next((q for q in posed.questions if q.type == quiz.QuestionType.BOOL), None)
 
 
-_MIGRATED: list[str] = []
-
-
 @pytest.fixture
 def own_database(transactional_db, tmp_path):
     """On SQLite, a database file of the test's own: the test run's in-memory database locks a
@@ -71,18 +66,7 @@ def own_database(transactional_db, tmp_path):
         return
     config = connections.settings[DEFAULT_DB_ALIAS]
     saved_name, saved_connection = config["NAME"], connections[DEFAULT_DB_ALIAS]
-    if not _MIGRATED:
-        # Migrated once per process, copied for each test (the same tables, in milliseconds).
-        _MIGRATED.append(tempfile.mkdtemp(prefix="polotrainer-exam-") + "/migrated.sqlite3")
-        config["NAME"] = _MIGRATED[0]
-        del connections[DEFAULT_DB_ALIAS]
-        call_command("migrate", verbosity=0)
-        connections[DEFAULT_DB_ALIAS].close()
-    with (
-        sqlite3.connect(_MIGRATED[0]) as source,
-        sqlite3.connect(tmp_path / "exam.sqlite3") as copy,
-    ):
-        source.backup(copy)
+    migrated_sqlite(tmp_path / "exam.sqlite3")
     config["NAME"] = str(tmp_path / "exam.sqlite3")
     del connections[DEFAULT_DB_ALIAS]
     try:
