@@ -7,18 +7,16 @@ conftest (tests/site/test_one_home.py).
 """
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.db import transaction
 from django.test import override_settings
-from django.utils import timezone
 
-from polotrainer.courses.models import Assignment, Observation
 from scenarios.models import Scenario
-from tests.content import ALL, create_rulebook, make_scenario, small_rulebook
-from tests.people import PASSWORD, Cast, cast, person, set_assignment
+from tests.content import ALL, create_rulebook, load_shipped, make_scenario
+from tests.people import PASSWORD, World, make_world, person
 
 #: Every password of the suite is hashed with MD5: the real hasher (PBKDF2, a million rounds
 #: by design) costs a quarter of a second per log-in form and per user made, and hashing
@@ -106,48 +104,9 @@ def as_user(client):
     return login
 
 
-@dataclass
-class World(Cast):
-    """The cast (tests/people.py) with an assignment and an observation on each side."""
-
-    rulebook: dict
-    assignment_a: Assignment
-    assignment_b: Assignment
-    observation_a: Observation
-    observation_b: Observation
-
-
 @pytest.fixture
 def world(db) -> World:
-    rulebook = small_rulebook()
-    sections = [rulebook["3a-one"].section]
-    people = cast()
-    ines, ivan = people.instructor_a, people.instructor_b
-    today = timezone.localdate()
-    return World(
-        **vars(people),
-        rulebook=rulebook,
-        assignment_a=set_assignment(people.cohort_a, sections, by=ines),
-        assignment_b=set_assignment(people.cohort_b, sections, by=ivan),
-        observation_a=Observation.objects.create(
-            cohort=people.cohort_a,
-            trainee=people.trainee_a,
-            observer=ines,
-            observed_on=today,
-            game="Red v Blue, Roma",
-            outcome="satisfactory",
-            notes="Secret note about Alice",
-        ),
-        observation_b=Observation.objects.create(
-            cohort=people.cohort_b,
-            trainee=people.trainee_b,
-            observer=ivan,
-            observed_on=today,
-            game="Green v White, Milano",
-            outcome="needs_work",
-            notes="Secret note about Bob",
-        ),
-    )
+    return make_world()
 
 
 @pytest.fixture
@@ -170,13 +129,26 @@ def bundled_content(django_db_setup, django_db_blocker) -> Iterator[None]:
     Loaded once per module (a second or two) rather than per test; the database is flushed
     afterwards, so the tests of other modules start from an empty one as usual.
     """
-    from scenarios.content import read_content
-    from scenarios.loading import load
-
     with django_db_blocker.unblock():
-        load(read_content(sample=range(1)))
+        load_shipped()
     try:
         yield
     finally:
         with django_db_blocker.unblock():
             call_command("flush", interactive=False, verbosity=0)
+
+
+@pytest.fixture(scope="module")
+def module_db(django_db_setup, django_db_blocker) -> Iterator[None]:
+    """A transaction around the whole module, rolled back at its end: what a module-scoped
+    fixture writes inside it is there for each test, whose own transaction is a savepoint
+    within it. Not for transactional tests (their flush would empty it)."""
+    atomic = transaction.atomic()
+    with django_db_blocker.unblock():
+        atomic.__enter__()
+    try:
+        yield
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)

@@ -6,15 +6,19 @@
 - `small_rulebook`: Rule 3 (3.a with two situations, 3.b with one) and Rule 21 (21.a), situations
   with no facts, for progress, courses and the dashboard;
 - `create_drill_content`: four bundled scenarios with scenes, read from the content files;
-- `exam_scenarios`: ALL on the small rulebook's database, for an exam to draw from.
+- `exam_scenarios`: ALL on the small rulebook's database, for an exam to draw from;
+- `load_shipped`: the content the app ships, as `content load` writes it.
 
 Fixtures that serve them (`rulebook`, `scenarios`, `bundled_content`...) are in tests/conftest.py.
 """
 
+import copy
+import functools
 import tomllib
 from pathlib import Path
 
-from scenarios.content import CONTENT_DIR
+from scenarios.content import CONTENT_DIR, Content, read_content
+from scenarios.loading import LoadReport, load
 from scenarios.models import Rule, Scenario, Section
 
 
@@ -324,3 +328,16 @@ def create_drill_content() -> dict[str, Scenario]:
             paragraphs=[{"it": f"Testo italiano di {ref}.", "en": f"English text of {ref}."}],
         )
     return {slug: make_scenario(bundled(slug), ref=ref) for slug, ref in DRILL_SLUGS.items()}
+
+
+@functools.cache
+def _shipped() -> Content:
+    # Read and checked once per process: reading checks every scenario's fairness (~2 s), and
+    # the files do not change while the tests run.
+    return read_content(sample=range(1))
+
+
+def load_shipped() -> LoadReport:
+    """The rulebook, scenarios and glossary as shipped, written as `content load` writes them
+    (a copy each time: nothing a test does reaches the next one's content)."""
+    return load(copy.deepcopy(_shipped()))

@@ -2,7 +2,7 @@
 
 Two courses, each with its instructor and a cohort with one trainee: Ines teaches course A
 (trainee Alice), Ivan teaches course B (trainee Bob). Sam is staff. Everyone must see their own
-and nothing of the other's. `cast()` makes them; the `world` fixture (tests/conftest.py) adds an
+and nothing of the other's. `cast()` makes them; `make_world()` (the `world` fixture) adds an
 assignment and an observation on each side, the certificates' `world` a certificate each.
 
 `person` is the one way a test makes an account: username@example.org, the suite's PASSWORD
@@ -11,20 +11,25 @@ and the site-wide instructor role with `instructor=True`. `answer` records an an
 quiz core's callers do, at a chosen time.
 """
 
+import copy
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
+import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.utils import timezone
 
 from polotrainer.courses import assignments, codes
 from polotrainer.courses.exams.models import Exam, Review
-from polotrainer.courses.models import Assignment, Cohort, Course, Membership
+from polotrainer.courses.models import Assignment, Cohort, Course, Membership, Observation
 from polotrainer.umpires import roles
 from polotrainer.umpires.models import Mode, Profile
 from polotrainer.umpires.progress import Answer, Answers, Context, Person, record_answers
+from tests.content import small_rulebook
 
 PASSWORD = "correct-horse-battery-staple-42"
 
@@ -174,6 +179,69 @@ def answer(
 def days_ago(n: int, hour: int = 12) -> datetime:
     now = timezone.localtime()
     return (now - timedelta(days=n)).replace(hour=hour, minute=0, second=0, microsecond=0)
+
+
+@dataclass
+class World(Cast):
+    """The cast with an assignment and an observation on each side."""
+
+    rulebook: dict
+    assignment_a: Assignment
+    assignment_b: Assignment
+    observation_a: Observation
+    observation_b: Observation
+
+
+def make_world() -> World:
+    """The cast, the small rulebook, an assignment and an observation on each side (the
+    `world` fixture, tests/conftest.py)."""
+    rulebook = small_rulebook()
+    sections = [rulebook["3a-one"].section]
+    people = cast()
+    ines, ivan = people.instructor_a, people.instructor_b
+    today = timezone.localdate()
+    return World(
+        **vars(people),
+        rulebook=rulebook,
+        assignment_a=set_assignment(people.cohort_a, sections, by=ines),
+        assignment_b=set_assignment(people.cohort_b, sections, by=ivan),
+        observation_a=Observation.objects.create(
+            cohort=people.cohort_a,
+            trainee=people.trainee_a,
+            observer=ines,
+            observed_on=today,
+            game="Red v Blue, Roma",
+            outcome="satisfactory",
+            notes="Secret note about Alice",
+        ),
+        observation_b=Observation.objects.create(
+            cohort=people.cohort_b,
+            trainee=people.trainee_b,
+            observer=ivan,
+            observed_on=today,
+            game="Green v White, Milano",
+            outcome="needs_work",
+            notes="Secret note about Bob",
+        ),
+    )
+
+
+def kept(make: Callable[[], Any], name: str = "world") -> tuple[Any, Any]:
+    """Two fixtures for a module whose many tests (a role x URL matrix) each read the same
+    world and may write to it: `make()` runs once for the module, in `module_db`, and each test
+    gets its own copy of what it returned, its writes rolled back after it. Use as
+    `kept_once, world = kept(make_world)` at a module's top level."""
+
+    @pytest.fixture(scope="module", name="kept_once")
+    def once(module_db, django_db_blocker) -> Any:
+        with django_db_blocker.unblock():
+            return make()
+
+    @pytest.fixture(name=name)
+    def each(kept_once, db) -> Any:
+        return copy.deepcopy(kept_once)
+
+    return once, each
 
 
 __all__ = ["PASSWORD", "Assignment", "Cast"]

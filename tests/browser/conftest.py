@@ -2,7 +2,8 @@
 
 Skipped, with the reason, where no chromium is installed; CI installs it, so there they run.
 Every page visited is checked with axe-core (bundled by axe-playwright-python) and fails on a
-serious or critical violation; screenshots land in artifacts/screenshots/.
+serious or critical violation; with SCREENSHOTS=1 (`make screenshots`) screenshots land in
+artifacts/screenshots/.
 """
 
 import os
@@ -145,13 +146,12 @@ def demo_site(transactional_db, settings):
     from django.test import override_settings
 
     from polotrainer import demo
-    from scenarios.content import read_content
-    from scenarios.loading import load
     from tests.certificates.support import new_key
+    from tests.content import load_shipped
 
     settings.CERTIFICATE_SIGNING_KEY = new_key()  # never the developer's own key file
     settings.CERTIFICATE_SIGNING_KEY_FILE = ""
-    load(read_content(sample=range(1)))
+    load_shipped()
     with override_settings(DEBUG=True):
         return demo.make()
 

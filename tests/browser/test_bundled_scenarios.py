@@ -3,8 +3,6 @@ fit a 360 px screen in Italian (the longer language), and answering never fails.
 
 import pytest
 
-from scenarios.content import read_content
-from scenarios.loading import load
 from scenarios.models import Scenario
 from tests.browser.support import assert_accessible, assert_fits
 
@@ -13,7 +11,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def bundled(transactional_db):
-    load(read_content(sample=range(1)))
+    from tests.content import load_shipped
+
+    load_shipped()
     return list(Scenario.objects.live().values_list("slug", flat=True))
 
 

@@ -9,10 +9,9 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from polotrainer.umpires.models import Profile
-from scenarios.content import read_content
-from scenarios.loading import load
 from scenarios.models import Scenario
 from tests.browser.support import shoot
+from tests.content import load_shipped
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "correct-horse-battery-staple-42"
@@ -28,7 +27,7 @@ document.addEventListener("securitypolicyviolation", (e) => {
 
 @pytest.fixture
 def watched(browser, live_server, transactional_db):
-    load(read_content(sample=range(1)))
+    load_shipped()
     context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live_server.url)
     context.add_init_script(LISTEN)
     page = context.new_page()

@@ -12,10 +12,9 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from polotrainer.umpires.models import Profile
-from scenarios.content import read_content
-from scenarios.loading import load
 from scenarios.models import Rule, Scenario, Section
 from tests.browser.support import assert_accessible, assert_fits, shoot
+from tests.content import load_shipped
 from tests.people import answer, days_ago
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,7 +30,7 @@ SHOT_SECTIONS = {"3.b", "3.summary", "21.a", "21.f(1)", "21.discussion", "37.2",
 @pytest.fixture
 def bundled(transactional_db):
     """The content the app ships: the rules, the glossary and every scenario."""
-    load(read_content(sample=range(1)))
+    load_shipped()
 
 
 def _umpire(name: str, lang: str = "it"):

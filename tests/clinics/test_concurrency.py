@@ -12,6 +12,7 @@ from polotrainer.clinics.models import ClinicSession, Phase
 from polotrainer.umpires.models import Attempt
 from tests.clinics.support import drive
 from tests.clinics.test_results import _played
+from tests.content import load_shipped
 from tests.people import person
 from tests.umpires.test_concurrency import race
 
@@ -26,10 +27,7 @@ pytestmark = [
 @pytest.fixture
 def bundled_content(transactional_db):
     """The bundled content for each test: a transactional test empties the database after it."""
-    from scenarios.content import read_content
-    from scenarios.loading import load
-
-    load(read_content(sample=range(1)))
+    load_shipped()
 
 
 def test_a_control_pressed_twice_at_once_acts_once(clinic):

@@ -22,7 +22,7 @@ from polotrainer.courses.models import (
 from polotrainer.umpires.models import InstructorRole
 from tests.content import exam_scenarios
 from tests.courses.access import CASES, ROLES, SECRETS
-from tests.people import make_exam
+from tests.people import kept, make_exam, make_world
 
 pytestmark = pytest.mark.django_db
 
@@ -45,9 +45,9 @@ def snapshot():
     )
 
 
-@pytest.fixture
-def exam_world(world):
+def make_exam_world():
     """The world with an exam for each cohort and an open attempt by each trainee."""
+    world = make_world()
     pool = exam_scenarios()
     world.exam_a = make_exam(
         world.cohort_a, pool, title_en="Secret exam A", title_it="Secret exam A"
@@ -57,6 +57,10 @@ def exam_world(world):
     world.attempt_a = attempts.start(world.exam_a, world.trainee_a, now)
     world.attempt_b = attempts.start(world.exam_b, world.trainee_b, now)
     return world
+
+
+# Made once for the module's ~480 tests (a second each under load), copied for each.
+kept_once, exam_world = kept(make_exam_world, "exam_world")
 
 
 def _user(world, role):
@@ -108,8 +112,9 @@ def test_every_course_url_is_in_the_matrix():
     assert found == {case.name for case in CASES}
 
 
-def test_the_world_is_what_the_matrix_expects(world):
+def test_the_world_is_what_the_matrix_expects(exam_world):
     """The denials above mean something only if side A holds what SECRETS names."""
+    world = exam_world
     assert world.cohort_a.name == "Cohort A"
     assert world.observation_a.notes == "Secret note about Alice"
     assert world.trainee_a.profile.display_name == "Alice Allieva"

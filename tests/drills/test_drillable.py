@@ -3,15 +3,14 @@
 import pytest
 
 from scenarios import drillable, scenes
-from scenarios.content import read_content
-from scenarios.loading import load
 from scenarios.questions import build_questions
 from scenarios.variants import make_variant
+from tests.content import load_shipped
 
 
 @pytest.mark.django_db
 def test_every_family_plays_bundled_situations_and_none_asks_for_an_order():
-    load(read_content(sample=range(1)))
+    load_shipped()
     found = drillable.by_family()
     assert set(found) == set(scenes.Family)
     assert set(drillable.FAMILY_LABELS) == set(scenes.Family)
