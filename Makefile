@@ -9,7 +9,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 DEV := DEBUG=1
 
-.PHONY: run lan test test-fast check lint messages makemessages content bench clean
+.PHONY: run lan test test-fast screenshots check lint messages makemessages content bench clean
 
 $(PY):
 	@test -n "$(PYTHON)" || { echo "polotrainer needs Python 3.12 or newer (python3.12 on PATH)"; exit 1; }
@@ -66,6 +66,11 @@ test: $(VENV)/.dev messages lint
 # 60% of the rest's time), no lint: ~4 minutes on 2 cores. `make test` runs them all.
 test-fast: $(VENV)/.dev messages
 	$(PY) -m pytest $(XDIST) --ignore=tests/browser --ignore-glob='tests/site/test_fuzz*.py' -q
+
+# The browser tests with their screenshots (artifacts/screenshots/), to look at every page as
+# its users see it; the suite itself does not take them (tests/browser/support.py SHOOTING).
+screenshots: $(VENV)/.dev messages
+	SCREENSHOTS=1 $(PY) -m pytest $(XDIST) tests/browser -q
 
 check: test
 

@@ -1,5 +1,6 @@
 """What every browser test checks on a page: axe-core, width, a screenshot."""
 
+import os
 import re
 from pathlib import Path
 
@@ -9,21 +10,27 @@ from scenarios.spots import FieldSpot
 from scenarios.variants import make_variant
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+#: Screenshots are for people to look at (`make screenshots`), not for the tests' verdict: the
+#: suite's ~570 full-page PNGs cost minutes of chromium's time on every run, so they are taken
+#: only when SCREENSHOTS=1.
+SHOOTING = os.environ.get("SCREENSHOTS", "0") == "1"
 
 
-def shoot(page, name: str) -> Path:
-    """Save a full-page screenshot as a test artifact."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+def shoot(page, name: str, *, full_page: bool = True) -> Path:
+    """Save a screenshot of the page, whole or its window, as a test artifact (SCREENSHOTS=1)."""
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    if SHOOTING:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(path), full_page=full_page)
     return path
 
 
 def shoot_part(locator, name: str) -> Path:
-    """Save a screenshot of one part of a page (a figure) as a test artifact."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    """Save a screenshot of one part of a page (a figure) as a test artifact (SCREENSHOTS=1)."""
     path = SCREENSHOTS / f"{name}.png"
-    locator.screenshot(path=str(path))
+    if SHOOTING:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        locator.screenshot(path=str(path))
     return path
 
 

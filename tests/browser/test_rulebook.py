@@ -4,7 +4,7 @@ import pytest
 
 from scenarios.content import CONTENT_DIR, read_content
 from scenarios.loading import load
-from tests.browser.support import SCREENSHOTS, assert_accessible, assert_fits, shoot
+from tests.browser.support import assert_accessible, assert_fits, shoot, shoot_part
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -48,7 +48,7 @@ def test_section_with_spots_shows_the_other_language_on_click(real_rulebook, pag
         assert hidden.is_visible()
         assert other in hidden.text_content()
         _check(p, f"rulebook-section-37.2-{lang}-{size}")
-        p.locator("figure.spots").screenshot(path=str(SCREENSHOTS / f"spots-{lang}-{size}.png"))
+        shoot_part(p.locator("figure.spots"), f"spots-{lang}-{size}")
 
 
 @pytest.mark.parametrize("lang", ["it", "en"])
@@ -73,7 +73,7 @@ def test_glossary_is_accessible_and_fits_a_phone(real_rulebook, page, phone, lan
         p.goto(f"/{lang}/glossary/")
         assert p.locator(".glossary .entry").count() > 30
         _check(p, f"glossary-{lang}-{size}")
-        p.screenshot(path=str(SCREENSHOTS / f"glossary-{lang}-{size}-top.png"))
+        shoot(p, f"glossary-{lang}-{size}-top", full_page=False)
 
 
 def test_rule_page_in_italian(real_rulebook, page, phone):

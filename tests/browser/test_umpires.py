@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from polotrainer.umpires.models import Profile
-from tests.browser.support import SCREENSHOTS, assert_accessible, assert_fits, shoot
+from tests.browser.support import assert_accessible, assert_fits, shoot, shoot_part
 from tests.content import small_rulebook
 from tests.people import answer, days_ago
 
@@ -85,8 +85,9 @@ def test_log_in_and_read_the_dashboard(umpire_with_history, page, phone, lang):
         assert p.locator("table.history tbody tr").count() == 25
         _check(p, f"umpires-dashboard-{lang}-{size}")
         for part in ("mastery", "activity", "history"):
-            p.locator(f"section[aria-labelledby={part}-title]").screenshot(
-                path=str(SCREENSHOTS / f"umpires-dashboard-{part}-{lang}-{size}.png")
+            shoot_part(
+                p.locator(f"section[aria-labelledby={part}-title]"),
+                f"umpires-dashboard-{part}-{lang}-{size}",
             )
 
 
