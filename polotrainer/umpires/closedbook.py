@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.urls import translate_url
 from django.utils import formats, timezone, translation
 
@@ -79,11 +79,19 @@ def closed_book(person: Person, now: datetime | None = None) -> ClosedBook | Non
     A visitor is never held: nothing ties a browser without an account to a trainee."""
     if person.user_id is None:
         return None
-    return (
-        ClosedBook.objects.filter(user_id=person.user_id, until__gt=now or timezone.now())
-        .order_by("-until")
-        .first()
-    )
+    # Asked before every practice page and answer, and almost always empty: one plain statement
+    # (the ORM's building of this query cost about as much as loading the session and the
+    # user), and only a window found is read as a row.
+    table = connection.ops.quote_name(ClosedBook._meta.db_table)
+    until = ClosedBook._meta.get_field("until").get_db_prep_value(now or timezone.now(), connection)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT id FROM {table} WHERE user_id = %s AND until > %s "  # noqa: S608 - our table
+            "ORDER BY until DESC LIMIT 1",
+            [person.user_id, until],
+        )
+        found = cursor.fetchone()
+    return None if found is None else ClosedBook.objects.get(pk=found[0])
 
 
 #: Who knows of exams open to an account (the exams app registers one when it starts, as
