@@ -143,7 +143,9 @@ class PosedQuestion:
     options: tuple[Option, ...]
     tolerance: float
     place: PlaceInput | None
-    source: Question = field(repr=False)
+    # Left out of comparing and hashing: what the form shows is the fields above, which a part
+    # of a page kept for them ({% shared %}, templates/scenarios/question_fields.html) is keyed by.
+    source: Question = field(repr=False, compare=False)
 
     @property
     def places(self) -> range:
