@@ -48,7 +48,7 @@ from scenarios.questions import (
 from scenarios.spec import Param, ScenarioSpec, spec_of
 from scenarios.spots import EnginePoint, FieldSpot
 from scenarios.texts import SectionText, glossary_terms, section_texts
-from scenarios.variants import Variant, VariantError, make_variant, variant_with
+from scenarios.variants import Variant, VariantError, make_variant, ruled_with, variant_with
 from scenarios.vocabulary import enum_label, player_label, reason_text
 
 if TYPE_CHECKING:  # the model module needs the app registry; the quiz core does not
@@ -569,14 +569,19 @@ def why_not(posed: Posed, question: PosedQuestion, given: Answer | None) -> WhyN
     if (found := _WHY_NOT.get(key)) is not None:
         return found
     changes = []
+    ask = question.source.ask
     for param in posed.spec.params.values():
         current = posed.variant.values[param.name]
         for value in _alternatives(param, current):
+            # Only the ruling's answer to this question: the rest of the ruling and the
+            # variant around it are not written out for each value tried.
             try:
-                changed = _changed(posed, param.name, value, keep_constraints=True)
+                ruled = ruled_with(
+                    posed.spec.data, {**posed.variant.values, param.name: value}, ask
+                )
             except VariantError:
                 continue
-            if question.source.is_correct(given, question.source.right_answer(changed.ruling)):
+            if question.source.is_correct(given, question.source.right_answer({ask: ruled})):
                 label = param.label.pick(posed.lang) or param.name.replace("_", " ")
                 changes.append(
                     (

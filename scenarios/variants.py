@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from polotrainer.rules import FactError, rule_json
+from polotrainer.rules import FactError, rule_field, rule_json
 from scenarios import expressions
 
 #: The seeds practice, review and replay links accept: 0 (the rulebook's numbers) to MAX_SEED.
@@ -182,18 +182,41 @@ def variant_with(
     and ruling. VariantError when that is not a situation, or (with `constraints`) when it
     breaks the scenario's constraints. Cheap: what-if and "why not" try many of these."""
     params: Mapping[str, Mapping[str, Any]] = data.get("params", {})
-    chosen = {name: values[name] for name in sorted(params)}
+    chosen, facts = _facts_with(data, values, constraints)
     try:
+        ruling = rule_json(data["kind"], facts)
+    except (FactError, KeyError, TypeError) as exc:
+        raise VariantError(str(exc)) from exc
+    return Variant(slug, 0, chosen, facts, ruling, _labels(params, chosen))
+
+
+def ruled_with(data: Mapping[str, Any], values: Mapping[str, Any], field: str) -> Any:
+    """One field of the ruling of the variant whose parameters take `values` (within the
+    scenario's constraints), as the engine's JSON: what `variant_with(...).ruling[field]` is,
+    without the rest of the ruling and the variant. VariantError as `variant_with`. "Why not"
+    tries many of these for one question."""
+    _chosen, facts = _facts_with(data, values, True)
+    try:
+        return rule_field(data["kind"], facts, field)
+    except (FactError, KeyError, TypeError) as exc:
+        raise VariantError(str(exc)) from exc
+
+
+def _facts_with(
+    data: Mapping[str, Any], values: Mapping[str, Any], constraints: bool
+) -> tuple[dict[str, Any], Any]:
+    """The parameters' values with the derived ones, and the facts they fill in."""
+    params: Mapping[str, Mapping[str, Any]] = data.get("params", {})
+    try:
+        chosen = {name: values[name] for name in sorted(params)}
         chosen.update(_derive(data.get("derived", {}), chosen))
         if constraints and not all(
             expressions.evaluate(c, chosen) for c in data.get("constraints", [])
         ):
             raise VariantError("constraints not met")
-        facts = _fill(data["facts"], chosen)
-        ruling = rule_json(data["kind"], facts)
+        return chosen, _fill(data["facts"], chosen)
     except (FactError, KeyError, TypeError) as exc:
         raise VariantError(str(exc)) from exc
-    return Variant(slug, 0, chosen, facts, ruling, _labels(params, chosen))
 
 
 def _labels(

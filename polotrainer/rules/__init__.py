@@ -35,7 +35,7 @@ from .field import (
     Field,
     Point,
 )
-from .kinds import KINDS, Kind, describe, rule_json
+from .kinds import KINDS, Kind, describe, rule_field, rule_json
 from .penalties import (
     BallSinceHit,
     Breach,
@@ -154,5 +154,5 @@ __all__ = [
     "decide_penalty_7", "decide_penalty_8", "decide_penalty_9", "decide_penalty_10",
     "decide_penalty_interference", "decide_penalty_positions", "decide_penalty_spot",
     "decide_recognition", "decide_stoppage", "decide_substitution", "decide_verbal_cue", "describe",
-    "rule_json",
+    "rule_field", "rule_json",
 ]  # fmt: skip

@@ -42,24 +42,39 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
-def fields_of(cls: type) -> list[tuple[str, Any, object]]:
-    """Each field of a dataclass: name, type, and default (``dataclasses.MISSING`` if none)."""
+@cache
+def fields_of(cls: type) -> tuple[tuple[str, Any, object], ...]:
+    """Each field of a dataclass: name, type, and default (``dataclasses.MISSING`` if none).
+
+    Kept per class: every ruling parses its facts and writes its ruling field by field, and
+    asking the dataclass for its fields each time was a third of the work."""
     hints = _hints(cls)
-    return [(f.name, hints[f.name], f.default) for f in dataclasses.fields(cls)]
+    return tuple((f.name, hints[f.name], f.default) for f in dataclasses.fields(cls))
+
+
+@cache
+def _names(cls: type) -> frozenset[str]:
+    return frozenset(name for name, _, _ in fields_of(cls))
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 def parse[T](cls: type[T], raw: object, path: str = "") -> T:
     """Build dataclass ``cls`` from JSON-like ``raw``, validating every field."""
     if not isinstance(raw, Mapping):
         raise WrongType(path or "facts", "expected an object")
-    known = {name for name, _, _ in fields_of(cls)}
+    shape: type = cls  # a class, so a key of the caches
+    known = _names(shape)
     for name in raw:
         if name not in known:
             raise UnknownFact(
                 _join(path, str(name) or '""'), f"expected one of: {', '.join(sorted(known))}"
             )
     values: dict[str, object] = {}
-    for name, tp, default in fields_of(cls):
+    for name, tp, default in fields_of(shape):
         where = _join(path, name)
         if name in raw:
             values[name] = _value(where, tp, raw[name])
@@ -164,5 +179,5 @@ def to_json(value: object) -> Any:
     if isinstance(value, tuple):
         return [to_json(v) for v in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: to_json(getattr(value, name)) for name in _field_names(type(value))}
     return value

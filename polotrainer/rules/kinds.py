@@ -162,6 +162,18 @@ def rule_json(kind: str, facts: Mapping[str, object]) -> dict[str, Any]:
     return ruling
 
 
+def rule_field(kind: str, facts: Mapping[str, object], field: str) -> Any:
+    """Parse ``facts``, decide, and return one field of the ruling as JSON-compatible data:
+    ``rule_json(kind, facts)[field]`` without writing out the rest of the ruling.
+
+    >>> rule_field("penalty_7", {"disabled_handicap": 6, "fouling_players": [
+    ...     {"id": "B1", "handicap": 5}, {"id": "B2", "handicap": 4}]}, "designatable")
+    ['B1', 'B2']
+    """
+    k = kind_named(kind)
+    return to_json(getattr(k.decide(parse(k.situation, facts)), field))
+
+
 def describe(kind: str) -> dict[str, Any]:
     """The machine-readable schema of a kind: its summary, facts and ruling fields."""
     k = kind_named(kind)
