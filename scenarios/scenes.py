@@ -41,11 +41,12 @@ import itertools
 import math
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as attribute
 from enum import StrEnum
-from typing import Any
+from functools import cached_property
+from typing import Any, NamedTuple
 
 from polotrainer.rules import FactError, Field, rule_json
 from scenarios.diagram import field_of
@@ -300,13 +301,8 @@ def scene_for(
     if family is None:
         raise SceneError(f"no scene family plays {kind} with these facts")
     rng = random.Random(f"scene:{slug}:{seed}")
-    ground = field_of(facts)
     named = cast(situation_en) or _named_by_values(values)
-    if family in _FROM_WORDS:
-        where = _Where.of(situation_en)
-        return _FROM_WORDS[family](ground, facts, ruling, named, rng, where)
-    build = {Family.SAFETY: _safety, Family.NEAR_GOAL: _near_goal, Family.ADVANTAGE: _advantage}
-    return build[family](ground, facts, ruling, named, rng)
+    return _BUILDS[family](_Situation(field_of(facts), facts, ruling, named, rng, situation_en))
 
 
 def _kind_of(facts: Mapping[str, Any]) -> str:
@@ -331,6 +327,59 @@ def _named_by_values(values: Mapping[str, Any]) -> list[str]:
     if isinstance(values.get("n"), int):
         out.append(f"R{values['n']}")
     return list(dict.fromkeys(out))
+
+
+# --- what a family builds from --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Where:
+    """What the situation's words place (where the facts of a kind place nothing): how far from
+    the goal the play is, how far from the play a fallen rider is, how far the ball goes on
+    after the whistle (or a lodged ball is carried), and the horn's gap before the foul."""
+
+    goal_yards: float | None = None
+    from_play: float | None = None
+    further: float | None = None
+    horn_gap: float | None = None
+    #: The rider the incident befalls is away from the play (not riding off the ball).
+    away: bool = False
+
+    _GOAL = re.compile(r"(\d+) yards? from (?:the (?:Red|Blue) |(?:Red|Blue)'s )?goal")
+    _PLAY = re.compile(r"(\d+) yards? from the play")
+    _FURTHER = re.compile(r"another (\d+) yards")
+    _AWAY = re.compile(r"\b(away|far) from the play\b|\bout of the play\b")
+    _GAPS = (("one second before", 1.0), ("half a second after", 0.5), ("very instant", 0.0))
+
+    @classmethod
+    def of(cls, text: str) -> "_Where":
+        def number(pattern: re.Pattern[str]) -> float | None:
+            found = pattern.search(text)
+            return float(found.group(1)) if found else None
+
+        gap = next((g for words, g in cls._GAPS if words in text), None)
+        away = bool(cls._AWAY.search(text))
+        return cls(number(cls._GOAL), number(cls._PLAY), number(cls._FURTHER), gap, away)
+
+
+@dataclass(frozen=True)
+class _Situation:
+    """What a family builds its scene from: the field, the variant's facts and ruling, the
+    players the situation names (ids, in order), the picture's own random draws and the
+    situation's English words. A family draws from `rng` in the order its code reads: the
+    scene of a seed stays the same only while that order does."""
+
+    field: Field
+    facts: Mapping[str, Any]
+    ruling: Mapping[str, Any]
+    named: Sequence[str]
+    rng: random.Random
+    words: str = ""
+
+    @cached_property
+    def where(self) -> _Where:
+        """What the words place, read by the families whose facts place nothing."""
+        return _Where.of(self.words)
 
 
 # --- building blocks ----------------------------------------------------------------------------
@@ -378,6 +427,21 @@ def _free_number(team: str, taken: Sequence[str], preferred: int) -> str:
     return f"{team}{preferred}"
 
 
+def _scene(
+    family: Family,
+    f: Field,
+    ball: Track,
+    riders: Sequence[Track],
+    events: Sequence[Event],
+    stop: float,
+    reveal: tuple[tuple[float, float], ...] = (),
+    follows: Mapping[str, Any] | None = None,
+) -> Scene:
+    """A family's scene: the ball's track first, then the riders'; the events in time order."""
+    in_time = tuple(sorted(events, key=lambda e: e.t))
+    return Scene(family, f, (ball, *riders), in_time, stop, reveal, follows or {})
+
+
 # --- safety -------------------------------------------------------------------------------------
 
 #: What the ball glances off on its way to the end line, and who is there (21.a).
@@ -395,13 +459,8 @@ _OFF_A_PLAYER = {
 SAFETY_START_MAX = 54.0
 
 
-def _safety(
-    f: Field,
-    facts: Mapping[str, Any],
-    ruling: Mapping[str, Any],
-    named: Sequence[str],
-    rng: random.Random,
-) -> Scene:
+def _safety(s: _Situation) -> Scene:
+    f, facts, named, rng = s.field, s.facts, s.named, s.rng
     gx, hw = f.goal_line_x, f.half_width
     hitter = next(iter(named), "B4")
     touched = str(facts.get("ball_touched", "nothing"))
@@ -485,17 +544,9 @@ def _safety(
         tracks.append(
             _ride(chaser, [(0.0, hx + 30.0, cy0), (stop, hx + 30.0 - CANTER * stop, cy0 * 0.8)])
         )
-    tracks.insert(0, _ball(ball_pts))
-    reveal = _safety_spot(f, facts, ruling, cy)
-    return Scene(
-        Family.SAFETY,
-        f,
-        tuple(tracks),
-        tuple(sorted(events, key=lambda e: e.t)),
-        stop,
-        reveal,
-        {"crossing_y": cy, "stated_crossing": facts.get("crossing_y") is not None},
-    )
+    reveal = _safety_spot(f, facts, s.ruling, cy)
+    follows = {"crossing_y": cy, "stated_crossing": facts.get("crossing_y") is not None}
+    return _scene(Family.SAFETY, f, _ball(ball_pts), tracks, events, stop, reveal, follows)
 
 
 def _safety_spot(
@@ -533,13 +584,8 @@ NEAR_GOAL_YARDS = 14.0
 FAR_FROM_GOAL_YARDS = 125.0
 
 
-def _near_goal(
-    f: Field,
-    facts: Mapping[str, Any],
-    ruling: Mapping[str, Any],
-    named: Sequence[str],
-    rng: random.Random,
-) -> Scene:
+def _near_goal(s: _Situation) -> Scene:
+    f, facts, named, rng = s.field, s.facts, s.named, s.rng
     gx, hw = f.goal_line_x, f.half_width
     attacker = _first(named, "R", "R2")
     defender = _first(named, "B", "B3")
@@ -559,14 +605,14 @@ def _near_goal(
     d0 = (fx + run * 0.7, _clamp(fy + d_from * 16.0, hw))
     stop = t_foul + 0.2 + WHISTLE_DELAY
     ball_at_foul = (fx - 2.0, fy)
+    ball = _ball(
+        [
+            (0.0, a0[0] - 2.0, a0[1]),
+            (t_foul, ball_at_foul[0], ball_at_foul[1]),
+            (stop, ball_at_foul[0] - 3.0, ball_at_foul[1]),
+        ]
+    )
     tracks = [
-        _ball(
-            [
-                (0.0, a0[0] - 2.0, a0[1]),
-                (t_foul, ball_at_foul[0], ball_at_foul[1]),
-                (stop, ball_at_foul[0] - 3.0, ball_at_foul[1]),
-            ]
-        ),
         _ride(attacker, [(0.0, *a0), (t_foul, fx, fy), (stop, fx - 2.0, fy - side * 1.0)]),
         _ride(defender, [(0.0, *d0), (t_foul, fx + 0.5, fy + d_from * 1.4), (stop, fx - 1.0, fy)]),
     ]
@@ -581,27 +627,15 @@ def _near_goal(
         Event(t_foul, EventKind.FOUL, fx, fy, defender),
         Event(stop, EventKind.WHISTLE_DUE, fx, fy),
     )
-    return Scene(
-        Family.NEAR_GOAL,
-        f,
-        tuple(tracks),
-        events,
-        stop,
-        _points_of(ruling),
-        {"foul_spot": (fx, fy), "stated_foul_spot": stated},
-    )
+    follows = {"foul_spot": (fx, fy), "stated_foul_spot": stated}
+    return _scene(Family.NEAR_GOAL, f, ball, tracks, events, stop, _points_of(s.ruling), follows)
 
 
 # --- the advantage ------------------------------------------------------------------------------
 
 
-def _advantage(
-    f: Field,
-    facts: Mapping[str, Any],
-    ruling: Mapping[str, Any],
-    named: Sequence[str],
-    rng: random.Random,
-) -> Scene:
+def _advantage(s: _Situation) -> Scene:
+    f, facts, named, rng = s.field, s.facts, s.named, s.rng
     hw = f.half_width
     fouler = _first(named, "R", "R2")
     fouled = _first(named, "B", "B1")
@@ -654,50 +688,11 @@ def _advantage(
     else:
         decide = t_foul + 0.5
     stop = decide + WHISTLE_DELAY
-    tracks.insert(0, _ball(ball))
     events.append(Event(stop, EventKind.WHISTLE_DUE, fx, fy))
-    return Scene(
-        Family.ADVANTAGE,
-        f,
-        tuple(tracks),
-        tuple(sorted(events, key=lambda e: e.t)),
-        stop,
-        _points_of(ruling),
-        {},
-    )
+    return _scene(Family.ADVANTAGE, f, _ball(ball), tracks, events, stop, _points_of(s.ruling))
 
 
 # --- Rule 21 in play: when to stop (stop_for), the inadvertent whistle, the horn ---------------
-
-
-@dataclass(frozen=True)
-class _Where:
-    """What the situation's words place (the facts of these kinds place nothing): how far from
-    the goal the play is, how far from the play a fallen rider is, how far the ball goes on
-    after the whistle (or a lodged ball is carried), and the horn's gap before the foul."""
-
-    goal_yards: float | None = None
-    from_play: float | None = None
-    further: float | None = None
-    horn_gap: float | None = None
-    #: The rider the incident befalls is away from the play (not riding off the ball).
-    away: bool = False
-
-    _GOAL = re.compile(r"(\d+) yards? from (?:the (?:Red|Blue) |(?:Red|Blue)'s )?goal")
-    _PLAY = re.compile(r"(\d+) yards? from the play")
-    _FURTHER = re.compile(r"another (\d+) yards")
-    _AWAY = re.compile(r"\b(away|far) from the play\b|\bout of the play\b")
-    _GAPS = (("one second before", 1.0), ("half a second after", 0.5), ("very instant", 0.0))
-
-    @classmethod
-    def of(cls, text: str) -> "_Where":
-        def number(pattern: re.Pattern[str]) -> float | None:
-            found = pattern.search(text)
-            return float(found.group(1)) if found else None
-
-        gap = next((g for words, g in cls._GAPS if words in text), None)
-        away = bool(cls._AWAY.search(text))
-        return cls(number(cls._GOAL), number(cls._PLAY), number(cls._FURTHER), gap, away)
 
 
 #: How long the play runs on after an incident before the scene stops (the call is due).
@@ -710,30 +705,46 @@ ROLLS_ON = 8.0
 ROLLING = 15.0
 
 
-def _play_x(f: Field, where: _Where, rng: random.Random) -> tuple[float, bool]:
-    """Where the play is (x), the situation's distance from the goal when it says one."""
-    gx = f.goal_line_x
-    if where.goal_yards is not None:
-        return gx + min(where.goal_yards, f.length - 30.0), True
-    return gx + float(rng.randrange(40, 121)), False
+class _InPlay(NamedTuple):
+    """Where the ball is (x, y) when the incident happens or the whistle sounds, in open play:
+    the side towards the middle of the field, the run-up (yards) and when it is there (t);
+    `stated` when the situation's words say how far from the goal it is."""
+
+    x: float
+    y: float
+    side: int
+    run: float
+    t: float
+    stated: bool
+
+    @classmethod
+    def of(cls, s: _Situation) -> "_InPlay":
+        """The situation's distance from goal (else drawn), then across and the run-up, drawn."""
+        f, where, rng = s.field, s.where, s.rng
+        gx = f.goal_line_x
+        if where.goal_yards is not None:
+            x, stated = gx + min(where.goal_yards, f.length - 30.0), True
+        else:
+            x, stated = gx + float(rng.randrange(40, 121)), False
+        y = _clamp(float(rng.randrange(-25, 26)), f.half_width)
+        run = float(rng.randrange(16, 24))
+        return cls(x, y, 1 if y <= 0 else -1, run, run / CANTER, stated)
+
+    def follows(self, spot: tuple[float, float], **more: Any) -> dict[str, Any]:
+        """What the scene must follow: the incident's spot, `more`, the play where stated."""
+        out = {"incident_spot": spot, **more}
+        if self.stated:
+            out["play_x"] = (self.t, self.x)
+        return out
 
 
-def _stop_for(
-    f: Field,
-    facts: Mapping[str, Any],
-    ruling: Mapping[str, Any],
-    named: Sequence[str],
-    rng: random.Random,
-    where: _Where,
-) -> Scene:
+def _stop_for(s: _Situation) -> Scene:
+    f, facts, named, rng, where = s.field, s.facts, s.named, s.rng, s.where
     hw = f.half_width
     incident = str(facts["incident"])
     who = next(iter(named), "B2")
-    px, stated_x = _play_x(f, where, rng)
-    py = _clamp(float(rng.randrange(-25, 26)), hw)
-    side = 1 if py <= 0 else -1  # towards the middle of the field
-    run = float(rng.randrange(16, 24))
-    t_inc = run / CANTER
+    play = _InPlay.of(s)
+    px, py, side, run, t_inc = play.x, play.y, play.side, play.run, play.t
     carries = incident in {"lodged_ball", "damaged_ball"}
     # A lodged ball is carried on, unless it can be dropped at once (it falls off at once).
     dropped = bool(facts.get("can_be_dropped"))
@@ -780,7 +791,6 @@ def _stop_for(
                 "lost_helmet": (spot[0] - CANTER * on, wy),  # rides on
             }.get(incident, (spot[0] - CANTER * on * 0.6, wy + side * 4.0))  # drifts out
             tracks.append(_ride(who, [(0.0, spot[0] + run, wy), (t_inc, *spot), (stop, *after)]))
-    tracks.insert(0, _ball(ball))
     # One rider of each team behind the play.
     for team, preferred, dy in (("R", 4, 12.0), ("B", 4, -12.0)):
         rider = _free_number(team, [tr.id for tr in tracks], preferred)
@@ -792,31 +802,20 @@ def _stop_for(
         Event(t_inc, EventKind.INCIDENT, spot[0], spot[1], who, incident),
         Event(stop, EventKind.WHISTLE_DUE, spot[0], spot[1]),
     )
-    reveal = (spot,) if ruling.get("restart_at") == "where_first_lodged" else ()
-    follows: dict[str, Any] = {"incident_spot": spot}
-    if stated_x:
-        follows["play_x"] = (t_inc, px)
-    return Scene(Family.STOP_FOR, f, tuple(tracks), events, stop, reveal, follows)
+    reveal = (spot,) if s.ruling.get("restart_at") == "where_first_lodged" else ()
+    follows = play.follows(spot)
+    return _scene(Family.STOP_FOR, f, _ball(ball), tracks, events, stop, reveal, follows)
 
 
-def _whistle(
-    f: Field,
-    facts: Mapping[str, Any],
-    ruling: Mapping[str, Any],
-    named: Sequence[str],
-    rng: random.Random,
-    where: _Where,
-) -> Scene:
+def _whistle(s: _Situation) -> Scene:
     """An inadvertent whistle as the ball is hit; the ball rolls on and comes to rest."""
-    gx, hw = f.goal_line_x, f.half_width
+    f, named = s.field, s.named
+    gx = f.goal_line_x
     hitter = next(iter(named), "B2")
     rival = _free_number(_other_team(hitter), named, 2)
-    px, stated_x = _play_x(f, where, rng)
-    py = _clamp(float(rng.randrange(-25, 26)), hw)
-    side = 1 if py <= 0 else -1
-    run = float(rng.randrange(16, 24))
-    t_hit = run / CANTER
-    rolls = where.further or ROLLS_ON
+    play = _InPlay.of(s)
+    px, py, side, run, t_hit = play.x, play.y, play.side, play.run, play.t
+    rolls = s.where.further or ROLLS_ON
     # On towards the goal at -x, turning aside to stay on the field.
     dx = min(rolls * 0.94, px - gx - 3.0)
     dy = side * math.sqrt(max(rolls**2 - dx**2, 0.0))
@@ -824,19 +823,10 @@ def _whistle(
     t_rest = t_hit + rolls / ROLLING
     stop = t_rest + WHISTLE_DELAY
     ball = _ball([(0.0, px + run, py), (t_hit, px, py), (t_rest, *rest)])
-    tracks = [
-        ball,
-        _ride(
-            hitter, [(0.0, px + run + 1.0, py), (t_hit, px + 1.0, py), (t_hit + 1.5, px - 8.0, py)]
-        ),
-        _ride(
-            rival,
-            [
-                (0.0, px + run + 1.0, py + side * 2.5),
-                (t_hit, px + 1.0, py + side * 2.5),
-                (t_hit + 1.5, px - 8.0, py + side * 2.5),
-            ],
-        ),
+    # The hitter and his rival side by side, riding on past the ball.
+    riders = [
+        _ride(rider, [(0.0, px + run + 1.0, y), (t_hit, px + 1.0, y), (t_hit + 1.5, px - 8.0, y)])
+        for rider, y in ((hitter, py), (rival, py + side * 2.5))
     ]
     events = (
         Event(t_hit, EventKind.HIT, px, py, hitter),
@@ -844,22 +834,14 @@ def _whistle(
         Event(t_rest, EventKind.REST, rest[0], rest[1]),
         Event(stop, EventKind.WHISTLE_DUE, px, py),
     )
-    reveal = ((px, py),) if ruling.get("restart_at") == "where_play_was_stopped" else ()
-    follows: dict[str, Any] = {"incident_spot": (px, py), "rest": rest}
-    if stated_x:
-        follows["play_x"] = (t_hit, px)
-    return Scene(Family.WHISTLE, f, tuple(tracks), events, stop, reveal, follows)
+    reveal = ((px, py),) if s.ruling.get("restart_at") == "where_play_was_stopped" else ()
+    follows = play.follows((px, py), rest=rest)
+    return _scene(Family.WHISTLE, f, ball, riders, events, stop, reveal, follows)
 
 
-def _horn(
-    f: Field,
-    facts: Mapping[str, Any],
-    ruling: Mapping[str, Any],
-    named: Sequence[str],
-    rng: random.Random,
-    where: _Where,
-) -> Scene:
+def _horn(s: _Situation) -> Scene:
     """A foul and the horn: before it (no horn yet), at it or just after it."""
+    f, named, rng = s.field, s.named, s.rng
     hw = f.half_width
     fouler = next(iter(named), "R1")
     fouled = _first(named, _other_team(fouler), _free_number(_other_team(fouler), [], 2))
@@ -870,8 +852,8 @@ def _horn(
     fx = x0 - run
     come = rng.choice((1, -1))
     stop = t_foul + 0.5 + WHISTLE_DELAY
-    tracks = [
-        _ball([(0.0, x0 - 2.0, fy), (t_foul, fx - 2.0, fy), (stop, fx - 2.0 - CANTER * 0.5, fy)]),
+    ball = _ball([(0.0, x0 - 2.0, fy), (t_foul, fx - 2.0, fy), (stop, fx - 2.0 - CANTER * 0.5, fy)])
+    riders = [
         _ride(fouled, [(0.0, x0, fy), (t_foul, fx, fy), (stop, fx - CANTER * 0.5, fy)]),
         _ride(
             fouler,
@@ -883,11 +865,11 @@ def _horn(
         ),
     ]
     events = [Event(t_foul, EventKind.FOUL, fx - 2.0, fy, fouler)]
-    if facts.get("timing") == "at_or_slightly_after_horn":
-        gap = where.horn_gap if where.horn_gap is not None else 0.5
-        events.insert(0, Event(t_foul - gap, EventKind.HORN, *tracks[0].at(t_foul - gap)))
+    if s.facts.get("timing") == "at_or_slightly_after_horn":
+        gap = s.where.horn_gap if s.where.horn_gap is not None else 0.5
+        events.insert(0, Event(t_foul - gap, EventKind.HORN, *ball.at(t_foul - gap)))
     events.append(Event(stop, EventKind.WHISTLE_DUE, fx - 2.0, fy))
-    return Scene(Family.HORN, f, tuple(tracks), tuple(events), stop, (), {})
+    return _scene(Family.HORN, f, ball, riders, events, stop)
 
 
 # --- a lineup for a penalty: who stands wrong? --------------------------------------------------
@@ -910,15 +892,9 @@ def _lineup_players(facts: Mapping[str, Any]) -> list[tuple[str, float, float]]:
     return out
 
 
-def _lineup(
-    f: Field,
-    facts: Mapping[str, Any],
-    ruling: Mapping[str, Any],
-    named: Sequence[str],
-    rng: random.Random,
-    where: _Where,
-) -> Scene:
+def _lineup(s: _Situation) -> Scene:
     """Every player the facts place rides to his place and stands there; the hit is due."""
+    f, facts, rng = s.field, s.facts, s.rng
     placed = _lineup_players(facts)
     tracks: list[Track] = []
     for pid, x, y in placed:
@@ -931,10 +907,9 @@ def _lineup(
         arrive = max(math.dist((sx, sy), (x, y)) / TROT, 0.5)
         tracks.append(_ride(pid, [(0.0, sx, sy), (arrive, x, y), (LINEUP_STOP, x, y)]))
     spot = _lineup_spot(f, facts, placed)
-    tracks.insert(0, _ball([(0.0, *spot)]))
     events = (Event(LINEUP_STOP, EventKind.WHISTLE_DUE, *spot),)
-    positions = {pid: (x, y) for pid, x, y in placed}
-    return Scene(Family.LINEUP, f, tuple(tracks), events, LINEUP_STOP, (), {"positions": positions})
+    follows = {"positions": {pid: (x, y) for pid, x, y in placed}}
+    return _scene(Family.LINEUP, f, _ball([(0.0, *spot)]), tracks, events, LINEUP_STOP, (), follows)
 
 
 def _lineup_spot(
@@ -957,7 +932,11 @@ def _lineup_spot(
     return first[0] - 1.0, first[1]
 
 
-_FROM_WORDS = {
+#: The builder of each family's scene (scene_for asks the one of the variant's family).
+_BUILDS: dict[Family, Callable[[_Situation], Scene]] = {
+    Family.SAFETY: _safety,
+    Family.NEAR_GOAL: _near_goal,
+    Family.ADVANTAGE: _advantage,
     Family.STOP_FOR: _stop_for,
     Family.WHISTLE: _whistle,
     Family.HORN: _horn,

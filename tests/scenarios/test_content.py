@@ -1,6 +1,5 @@
 """Content files: checks that stop a bad load, loads that lose nothing, variants that replay."""
 
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -11,54 +10,12 @@ from scenarios.content import ContentError, read_content
 from scenarios.loading import load
 from scenarios.models import Scenario, Section
 from scenarios.variants import VariantError, make_variant
-
-SPOT = textwrap.dedent(
-    """
-    [[scenario]]
-    slug = "safety-spot"
-    section = "37.6"
-    kind = "penalty_spot"
-    cites = ["37.6", "21.a"]
-    title.it = "Safety: dove si batte"
-    title.en = "Safety: where it is taken"
-    situation.it = "Sei l'Arbitro. Palla oltre il fondo a {crossing_abs} yarde, a {side}."
-    situation.en = "You are the umpire. The ball crosses the end line {crossing_abs} yards {side}."
-
-    [scenario.facts]
-    penalty = "6"
-    crossing_y = "{crossing_y}"
-
-    [scenario.params.crossing_abs]
-    label = { it = "distanza dal centro (yarde)", en = "distance from the centre (yards)" }
-    type = "int"
-    min = 0
-    max = 75
-    step = 5
-    default = 30
-
-    [scenario.params.side]
-    label = { it = "lato", en = "side" }
-    type = "choice"
-    values = ["left", "right"]
-    default = "left"
-    labels.left = { it = "a sinistra", en = "to the left" }
-    labels.right = { it = "a destra", en = "to the right" }
-
-    [scenario.derived]
-    crossing_y = "crossing_abs if side == 'left' else -crossing_abs"
-
-    [[scenario.question]]
-    id = "spot"
-    ask = "spot"
-    prompt.it = "Dove metti la palla?"
-    prompt.en = "Where do you place the ball?"
-    """
-)
+from tests.scenarios.test_content_checks import GOOD
 
 
 @pytest.fixture
 def content_dir(content_root: Path) -> Path:
-    (content_root / "scenarios" / "spots.toml").write_text(SPOT, encoding="utf-8")
+    (content_root / "scenarios" / "spots.toml").write_text(GOOD, encoding="utf-8")
     return content_root
 
 
@@ -77,15 +34,15 @@ def broken(root: Path, old: str, new: str) -> None:
     ("old", "new", "field"),
     [
         ('situation.it = "Sei', 'situation.xx = "Sei', "situation.it"),
-        ('"21.a"]', '"21.z"]', "cites"),
+        ('cites = ["37.6"]', 'cites = ["37.6", "21.z"]', "cites"),
         ('ask = "spot"', 'ask = "colour"', "question spot.ask"),
-        ("a {crossing_abs} yarde", "a {distance} yarde", "situation.it"),
+        ("{crossing_abs|yarda|yarde}", "{distance|yarda|yarde}", "situation.it"),
         ('section = "37.6"', 'section = "37.99"', "section"),
         ("default = 30", "default = 300", "params.crossing_abs"),
         ('label = { it = "lato", ', "label = { ", "params.side.label.it"),
         ('"crossing_abs if', "\"__import__('os') if", "derived.crossing_y"),
-        ("a {crossing_abs} yarde", "a {crossing_abs yarde", "situation.it"),
-        ("a {crossing_abs} yarde", "a {crossing_abs|yarda} yarde", "situation.it"),
+        ("{crossing_abs|yarda|yarde}", "{crossing_abs|yarda|yarde", "situation.it"),
+        ("{crossing_abs|yarda|yarde}", "{crossing_abs|yarda}", "situation.it"),
     ],
 )
 def test_a_bad_scenario_names_file_scenario_and_field(content_dir, old, new, field):
@@ -98,7 +55,7 @@ def test_a_bad_scenario_names_file_scenario_and_field(content_dir, old, new, fie
 
 
 def test_a_duplicated_slug_is_refused(content_dir):
-    (content_dir / "scenarios" / "again.toml").write_text(SPOT, encoding="utf-8")
+    (content_dir / "scenarios" / "again.toml").write_text(GOOD, encoding="utf-8")
     with pytest.raises(ContentError) as excinfo:
         read(content_dir)
     assert excinfo.value.field == "slug"
@@ -129,7 +86,7 @@ def test_reloading_upserts_and_retires_instead_of_deleting(content_dir):
     assert Section.objects.count() == 38
     scenario = Scenario.objects.get(slug="safety-spot")
     (content_dir / "scenarios" / "spots.toml").write_text(
-        SPOT.replace('"safety-spot"', '"safety-spot-2"'), encoding="utf-8"
+        GOOD.replace('"safety-spot"', '"safety-spot-2"'), encoding="utf-8"
     )
     report = load(read(content_dir))
     assert (report.created, report.retired) == (1, 1)
@@ -143,7 +100,9 @@ def test_seed_zero_is_the_rulebooks_own_numbers(content_dir):
     variant = make_variant("safety-spot", entry, 0)
     assert variant.values["crossing_abs"] == 30
     assert variant.facts["crossing_y"] == 30
-    assert variant.render(entry["situation"], "it").endswith("a 30 yarde, a a sinistra.")
+    assert variant.render(entry["situation"], "it").endswith(
+        " 30 yarde a sinistra del centro della porta."
+    )
 
 
 def test_the_same_slug_and_seed_give_the_same_variant_forever(content_dir):
@@ -207,6 +166,6 @@ def test_a_variant_does_not_depend_on_the_order_a_database_keeps_keys_in(content
 
 def test_derived_values_that_read_each_other_in_a_circle_are_refused(content_dir):
     entry = read(content_dir).scenarios[0]
-    entry["derived"] = {"a": "b + 1", "b": "a + 1"}
+    entry["derived"] = {"c": "d + 1", "d": "c + 1"}  # (b is a parameter)
     with pytest.raises(VariantError):
         make_variant("s", entry, 0)

@@ -1,5 +1,6 @@
 """`content check`'s fairness checks: a small bad scenario for each, caught by field and seed."""
 
+import dataclasses
 import shutil
 import textwrap
 from pathlib import Path
@@ -7,6 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from scenarios import scenes
 from scenarios.content import CHECKS, CONTENT_DIR, ContentError, Problem, read_content
 from scenarios.models import Scenario
 from scenarios.variants import make_variant
@@ -379,24 +381,27 @@ def test_a_title_whose_languages_differ_in_numbers_is_caught(content_dir):
 # --- grammar -----------------------------------------------------------------------------------
 
 
-def test_one_with_a_plural_noun_is_caught_where_the_number_is_one(content_dir):
+def counted_by_b(root: Path, italian: str, english: str) -> tuple[list[Problem], set[int]]:
+    """The problems when the situation counts with b (1 or 2: "Blu #{b}" and "Blue #{b}" become
+    `italian` and `english`), and the seeds on which b is 1."""
     text = changed("max = 4\ndefault = 2", "max = 2\ndefault = 1")
-    text = changed("Blue #{b} hits", "Blue #{b} ({b} goals) hits", text)
-    text = changed("Blu #{b} manda", "Blu #{b} ({b} gol) manda", text)
-    result = problems(content_dir, text)
-    ones = {s for s in range(8) if values(content_dir, s)["b"] == 1}
+    text = changed("Blu #{b} manda", f"{italian} manda", text)
+    text = changed("Blue #{b} hits", f"{english} hits", text)
+    result = problems(root, text)
+    ones = {s for s in range(8) if values(root, s)["b"] == 1}
     assert 0 in ones and len(ones) < 8
+    return result, ones
+
+
+def test_one_with_a_plural_noun_is_caught_where_the_number_is_one(content_dir):
+    result, ones = counted_by_b(content_dir, "Blu #{b} ({b} gol)", "Blue #{b} ({b} goals)")
     assert found(result, "grammar") == {(s, "situation.en") for s in ones}
     assert "\"1 goals\": 'goal' after 1" in next(p.message for p in result if p.check == "grammar")
 
 
 def test_italian_number_and_noun_disagreement_is_caught(content_dir):
-    text = changed("max = 4\ndefault = 2", "max = 2\ndefault = 1")
-    text = changed("Blu #{b} manda", "Dopo {b} minuti Blu #{b} manda", text)
-    text = changed("Blue #{b} hits", "After {b|minute|minutes} Blue #{b} hits", text)
-    result = problems(content_dir, text)
-    ones = {s for s in range(8) if values(content_dir, s)["b"] == 1}
-    assert 0 in ones and len(ones) < 8
+    italian, english = "Dopo {b} minuti Blu #{b}", "After {b|minute|minutes} Blue #{b}"
+    result, ones = counted_by_b(content_dir, italian, english)
     assert found(result, "grammar") == {(s, "situation.it") for s in ones}
 
 
@@ -746,52 +751,32 @@ def test_the_scene_of_every_seed_is_checked(content_dir):
     assert found(content.problems, "scene") == set()
 
 
+def altered(monkeypatch, family: scenes.Family, change) -> None:
+    """Every scene of `family` is built as before, then passed through `change`."""
+    build = scenes._BUILDS[family]
+    monkeypatch.setitem(scenes._BUILDS, family, lambda situation: change(build(situation)))
+
+
 def test_a_scene_whose_ball_crosses_elsewhere_is_caught(content_dir, monkeypatch):
-    from scenarios import scenes
-
-    real = scenes._safety
-
-    def off_by_two(*args, **kwargs):
-        scene = real(*args, **kwargs)
+    def off_by_two(scene):
         ball = scene.track("ball")
         moved = scenes.Track(
             "ball", "", "", tuple(scenes.Key(k.t, k.x, k.y + 2.0) for k in ball.keys)
         )
         tracks = tuple(moved if t.id == "ball" else t for t in scene.tracks)
-        return scenes.Scene(
-            scene.family,
-            scene.field,
-            tracks,
-            scene.events,
-            scene.stop,
-            scene.reveal,
-            scene.follows,
-        )
+        return dataclasses.replace(scene, tracks=tracks)
 
-    monkeypatch.setattr(scenes, "_safety", off_by_two)
+    altered(monkeypatch, scenes.Family.SAFETY, off_by_two)
     assert found(problems(content_dir, GOOD), "scene") == {(s, "scene.crossing") for s in range(8)}
 
 
 def test_a_rider_standing_on_the_spot_before_the_stop_is_caught(content_dir, monkeypatch):
-    from scenarios import scenes
-
-    real = scenes._safety
-
-    def planted(*args, **kwargs):
-        scene = real(*args, **kwargs)
+    def planted(scene):
         x, y = scene.reveal[0]
         on_it = scenes.Track("R1", "red", "1", (scenes.Key(0.0, x, y),))
-        return scenes.Scene(
-            scene.family,
-            scene.field,
-            (*scene.tracks, on_it),
-            scene.events,
-            scene.stop,
-            scene.reveal,
-            scene.follows,
-        )
+        return dataclasses.replace(scene, tracks=(*scene.tracks, on_it))
 
-    monkeypatch.setattr(scenes, "_safety", planted)
+    altered(monkeypatch, scenes.Family.SAFETY, planted)
     assert found(problems(content_dir, GOOD), "scene") == {(s, "scene.leak") for s in range(8)}
 
 
@@ -806,17 +791,12 @@ def _bundled_file(content_dir, name: str) -> None:
 def test_the_lineups_of_rule_37_are_checked_and_a_player_off_his_place_is_caught(
     content_dir, monkeypatch
 ):
-    from scenarios import scenes
-
     _bundled_file(content_dir, "rule-37-positions.toml")
     content = read_content(content_dir, sample=range(8), complete=False)
     assert content.checked["scene"] == 8 * len(content.scenarios)
     assert found(content.problems, "scene") == set()
 
-    real = scenes._lineup
-
-    def one_off(*args, **kwargs):
-        scene = real(*args, **kwargs)
+    def one_off(scene):
         pid, (x, y) = next(iter(scene.follows["positions"].items()))
         tracks = tuple(
             scenes.Track(t.id, t.team, t.number, (scenes.Key(0.0, x, y + 4.0),))
@@ -824,17 +804,9 @@ def test_the_lineups_of_rule_37_are_checked_and_a_player_off_his_place_is_caught
             else t
             for t in scene.tracks
         )
-        return scenes.Scene(
-            scene.family,
-            scene.field,
-            tracks,
-            scene.events,
-            scene.stop,
-            scene.reveal,
-            scene.follows,
-        )
+        return dataclasses.replace(scene, tracks=tracks)
 
-    monkeypatch.setitem(scenes._FROM_WORDS, scenes.Family.LINEUP, one_off)
+    altered(monkeypatch, scenes.Family.LINEUP, one_off)
     content = read_content(content_dir, sample=range(8), complete=False)
     assert {field for _, field in found(content.problems, "scene")} == {"scene.position"}
     assert len(found(content.problems, "scene")) == 8
@@ -843,31 +815,17 @@ def test_the_lineups_of_rule_37_are_checked_and_a_player_off_his_place_is_caught
 def test_the_incidents_of_rule_21_are_checked_and_one_played_elsewhere_is_caught(
     content_dir, monkeypatch
 ):
-    from scenarios import scenes
-
     _bundled_file(content_dir, "rule-21-whistle-and-horses.toml")
     content = read_content(content_dir, sample=range(8), complete=False)
     assert content.checked["scene"] > 0
     assert found(content.problems, "scene") == set()
 
-    real = scenes._whistle
-
-    def elsewhere(*args, **kwargs):
-        scene = real(*args, **kwargs)
+    def elsewhere(scene):
         t, x = scene.follows["play_x"]
-        follows = {**scene.follows, "play_x": (t, x + 10.0)}
-        return scenes.Scene(
-            scene.family,
-            scene.field,
-            scene.tracks,
-            scene.events,
-            scene.stop,
-            scene.reveal,
-            follows,
-        )
+        return dataclasses.replace(scene, follows={**scene.follows, "play_x": (t, x + 10.0)})
 
     _bundled_file(content_dir, "rule-21-stoppages.toml")
-    monkeypatch.setitem(scenes._FROM_WORDS, scenes.Family.WHISTLE, elsewhere)
+    altered(monkeypatch, scenes.Family.WHISTLE, elsewhere)
     content = read_content(content_dir, sample=range(8), complete=False)
     wrong = [p for p in content.problems if p.check == "scene"]
     assert wrong and {p.field for p in wrong} == {"scene.where"}
