@@ -26,7 +26,14 @@ from polotrainer.courses.models import (
 )
 from polotrainer.umpires import activity
 from polotrainer.umpires.decisions import Call
-from polotrainer.umpires.mastery import Mastery, Situation, catalogue, scores_by_user, summarise
+from polotrainer.umpires.mastery import (
+    Mastery,
+    Situation,
+    catalogue,
+    grouped,
+    scores_by_user,
+    summarise,
+)
 from polotrainer.umpires.models import Attempt, ScenarioProgress
 from scenarios.localize import pick
 from scenarios.models import citation, heading
@@ -210,10 +217,11 @@ def build(cohort: Cohort, sort: str = DEFAULT_SORT) -> Gradebook:
     drill_columns = drill_sections(assignments)
     drilled = drill_cells(assignments, drill_columns, ids)
     live = len(situations) or 1
+    groups = grouped(situations)
     rows = []
     for m in people:
         mine = scores.get(m.user_id, {})
-        by_section, by_rule = summarise(mine, situations)
+        by_section, by_rule = summarise(mine, groups)
         at = last.get(m.user_id)
         mastery = {f"s-{x.ref}": x for x in by_section} | {f"r-{x.ref}": x for x in by_rule}
         rows.append(

@@ -164,6 +164,12 @@ class ScenarioProgress(models.Model):
         "scenarios.Scenario", on_delete=models.PROTECT, related_name="progress"
     )
     recent = models.JSONField(default=list)
+    # What mastery reads of `recent` (mastery.summary), kept beside it so that a whole cohort's
+    # scores are read without decoding it: the score, and when the oldest answer it keeps was
+    # given (epoch milliseconds); `recent` itself is decoded only for a count from a later
+    # moment (a trainee who joined a course after answering).
+    recent_score = models.FloatField(null=True, blank=True)
+    recent_from = models.BigIntegerField(null=True, blank=True)
     answers = models.PositiveIntegerField(default=0)
     correct = models.PositiveIntegerField(default=0)
     last_answered_at = models.DateTimeField(null=True, blank=True)

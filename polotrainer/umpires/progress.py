@@ -17,7 +17,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from polotrainer.umpires import review
+from polotrainer.umpires import mastery, review
 from polotrainer.umpires.models import Attempt, DayActivity, Mode, ScenarioProgress
 from scenarios import quiz
 
@@ -245,6 +245,8 @@ def _insert_if_missing(row: ScenarioProgress) -> bool:
 
 PROGRESS_FIELDS = [
     "recent",
+    "recent_score",
+    "recent_from",
     "answers",
     "correct",
     "last_answered_at",
@@ -262,6 +264,7 @@ def _advanced(
     """The row (changed in place) after a variant's answers."""
     newest = [[int(a.created_at.timestamp() * 1000), bool(a.correct)] for a in reversed(attempts)]
     row.recent = (newest + list(row.recent or []))[:RECENT_KEPT]
+    row.recent_score, row.recent_from = mastery.summary(row.recent)
     row.answers += len(attempts)
     row.correct += quiz.count_right(a.correct for a in attempts)
     row.last_answered_at = attempts[-1].created_at

@@ -2,7 +2,8 @@
 
 import pytest
 
-from polotrainer.umpires.mastery import mastery
+from polotrainer.umpires.mastery import mastery, score, scores_by_user
+from polotrainer.umpires.models import ScenarioProgress
 from tests.people import answer, days_ago
 
 pytestmark = pytest.mark.django_db
@@ -56,3 +57,22 @@ def test_retired_scenarios_do_not_count(trainee, rulebook):
     rulebook["3a-two"].save(update_fields=["retired"])
     answer(trainee, rulebook["3a-one"], correct=True)
     assert by_ref(mastery(trainee)[0])["3.a"].score == 1
+
+
+@pytest.mark.parametrize("joined", [None, 30, 6, 3, 0])
+def test_the_score_kept_beside_the_answers_is_the_score_they_give(trainee, rulebook, joined):
+    """A cohort's scores are read from the summary kept with the last answers, decoding them
+    only for a trainee who joined after some of them: the same figures either way."""
+    for n, (slug, right) in enumerate(
+        [("3b", False), ("3b", True), ("21a", True), ("3b", True), ("3a-one", False)] * 2
+    ):
+        answer(trainee, rulebook[slug], correct=right, when=days_ago(10 - n))
+    answer(trainee, rulebook["3b"], correct=False, when=days_ago(12))  # given after, older
+    since = None if joined is None else days_ago(joined, hour=0)
+    expected = {
+        p.scenario_id: s
+        for p in ScenarioProgress.objects.filter(user=trainee)
+        if (s := score(p.recent, since)) is not None
+    }
+    found = scores_by_user([trainee.pk], {trainee.pk: since} if since else None)
+    assert found.get(trainee.pk, {}) == expected

@@ -162,7 +162,17 @@ def test_rebuild_gives_what_recording_gave(trainee, rulebook):
             at=start + timedelta(hours=7 * n),
             context=PRACTICE,
         )
-    fields = ("scenario_id", "recent", "answers", "correct", "card", "due", "variant_seed")
+    fields = (
+        "scenario_id",
+        "recent",
+        "recent_score",
+        "recent_from",
+        "answers",
+        "correct",
+        "card",
+        "due",
+        "variant_seed",
+    )
     before = sorted(ScenarioProgress.objects.values_list(*fields))
     days = sorted(DayActivity.objects.values_list("day", "answers", "correct"))
     rebuild(trainee.pk)
