@@ -11,10 +11,11 @@ worked out once per scenario, field and value, so an export of 100,000 answers c
 more than reading them.
 """
 
+import itertools
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 
 from django.db import connections
@@ -61,6 +62,8 @@ class Words:
         self._specs: dict[int, ScenarioSpec] = {}
         self._texts: dict[tuple[int, str, Field | None, str], str] = {}
         self._variants: dict[tuple[int, int], Variant | None] = {}
+        self._fields: dict[tuple[int, int], Field | None] = {}
+        self._needs_field: dict[tuple[int, str], bool] = {}
         self._prompts: dict[tuple[int, int, str], str] = {}
 
     def spec(self, scenario: Scenario) -> ScenarioSpec:
@@ -106,17 +109,31 @@ class Words:
                 self._variants[key] = None
         return self._variants[key]
 
+    def _reads_on_field(self, scenario: Scenario, question: str) -> bool:
+        key = (scenario.pk, question)
+        if key not in self._needs_field:
+            self._needs_field[key] = needs_field(self.spec(scenario), question)
+        return self._needs_field[key]
+
+    def _field(self, scenario: Scenario, seed: int) -> Field | None:
+        """The field of variant `seed` (the same for each of its answers and questions); None
+        when the variant can no longer be made."""
+        key = (scenario.pk, seed)
+        if key not in self._fields:
+            variant = self._variant(scenario, seed)
+            self._fields[key] = None if variant is None else field_of(variant.facts)
+        return self._fields[key]
+
     def answer(
         self, scenario: Scenario, seed: int, question: str, value: Any, text: str = ""
     ) -> str:
         """`value`, an answer to variant `seed`, in words; `text`, its JSON if the caller has
         it, spares encoding it again."""
         field: Field | None = None
-        if needs_field(self.spec(scenario), question):
-            variant = self._variant(scenario, seed)
-            if variant is None:  # no field to read the spot on: as stored
+        if self._reads_on_field(scenario, question):
+            field = self._field(scenario, seed)
+            if field is None:  # no field to read the spot on: as stored
                 return text or json.dumps(value, ensure_ascii=False)
-            field = field_of(variant.facts)
         key = (scenario.pk, question, field, text or json.dumps(value, sort_keys=True))
         if key not in self._texts:
             self._texts[key] = recorded_text(self.spec(scenario), question, value, self.lang, field)
@@ -150,11 +167,12 @@ def csv_lines(user_id: int, lang: str) -> Iterator[str]:
     """The umpire's whole history as CSV, oldest first: the words a person reads, then the codes
     a tool reads. Scenarios are read once; answers are read in chunks and written in chunks of
     lines; each JSON value, title and answer in words is worked out once however often it
-    recurs. Written and streamed in chunks by web.downloads."""
+    recurs, and so are the cells a row shares with others, as CSV. Written and streamed in
+    chunks by web.downloads."""
     return downloads.csv_lines(_rows(user_id, lang))
 
 
-def _rows(user_id: int, lang: str) -> Iterator[list[Any]]:
+def _rows(user_id: int, lang: str) -> Iterator[list[Any] | str]:
     words = Words(lang)
     scenarios = {s.pk: s for s in Scenario.objects.all()}
     modes = {value: str(label) for value, label in Mode.choices}
@@ -259,11 +277,19 @@ def _rows(user_id: int, lang: str) -> Iterator[list[Any]]:
             in_words[key] = found
         return found
 
-    zone = timezone.get_current_timezone()
+    clock = _Clock(timezone.get_current_timezone())
     now = timezone.now()
     hidden = _("not shown yet")
+    # Most rows repeat another's situation, question, answers and result: when nothing of them
+    # depends on the variant (its seed) or is hidden, those cells are written as CSV once and
+    # the row is a Line of them and of its own time, place, seconds, seed and version.
+    shared: dict[tuple[int, str, str, str | None, bool], tuple[str, str, str]] = {}
+    # Where the answer was given, and its mode and version, as CSV: by (mode, label, version).
+    contexts: dict[tuple[str, str, str], tuple[str, str]] = {}
+    durations: dict[int | None, str] = {None: ""}  # milliseconds: seconds as written
+
     for (
-        at,
+        stored,
         sid,
         seed,
         question,
@@ -278,8 +304,28 @@ def _rows(user_id: int, lang: str) -> Iterator[list[Any]]:
         right_until,
         variant_until,
     ) in rows:
+        iso, local = clock(stored)
+        seconds = durations.get(ms)
+        if seconds is None:
+            seconds = durations[ms] = f"{ms / 1000:.1f}"
+        key = (sid, question, given_raw, right_raw, correct)
+        shown = result_until is None and right_until is None and variant_until is None
+        if shown and (parts := shared.get(key)) is not None:
+            context = contexts.get((mode, label, version))
+            if context is None:
+                context = contexts[mode, label, version] = (
+                    downloads.cells([label or modes.get(mode, mode)]),
+                    downloads.cells([mode, version]),
+                )
+            yield (
+                f"{local},{context[0]},{parts[0]},{seconds},{parts[1]},{seed},{parts[2]},"
+                f"{context[1]},{iso}{downloads.LINE_END}"
+            )
+            continue
+        where = label or modes.get(mode, mode)
         scenario, section, title = per_scenario.get(sid) or scenario_of(sid)
         prompt, field = per_question.get((sid, question)) or question_of(sid, question)
+        plain = shown and not (title is None or prompt is None or field)
         if title is None:
             if (sid, seed) not in titles:
                 titles[sid, seed] = words.title(scenario, seed)
@@ -300,28 +346,70 @@ def _rows(user_id: int, lang: str) -> Iterator[list[Any]]:
             right_words, right_json = answer_words(scenario, seed, question, right_raw, field)
         else:
             right_words, right_json = hidden, ""
-        yield (
-            [
-                at.astimezone(zone).isoformat(" ", "minutes")[:16],
-                label or modes.get(mode, mode),
-                section,
-                title,
-                prompt,
-                given_words,
-                right_words,
-                (right_word if correct else wrong_word) if result_shown else hidden,
-                "" if ms is None else f"{ms / 1000:.1f}",
-                scenario.slug if variant_shown else "",
-                str(seed) if result_shown and variant_shown else "",
-                question,
-                given_json,
-                right_json,
-                ("true" if correct else "false") if result_shown else "",
-                mode,
-                version,
-                at.isoformat(),
-            ]
-        )
+        row = [
+            local,
+            where,
+            section,
+            title,
+            prompt,
+            given_words,
+            right_words,
+            (right_word if correct else wrong_word) if result_shown else hidden,
+            seconds,
+            scenario.slug if variant_shown else "",
+            str(seed) if result_shown and variant_shown else "",
+            question,
+            given_json,
+            right_json,
+            ("true" if correct else "false") if result_shown else "",
+            mode,
+            version,
+            iso,
+        ]
+        if plain:
+            shared[key] = (
+                downloads.cells(row[2:8]),
+                downloads.cells(row[9:10]),
+                downloads.cells(row[11:15]),
+            )
+        yield row
+
+
+class _Clock:
+    """A stored time's two columns: the reader's local minute ("2026-12-07 09:41") and the UTC
+    instant in ISO 8601 ("2026-12-07T08:41:05.123456+00:00"), as astimezone() and isoformat()
+    write them. From SQLite's UTC text the instant is made without a datetime; the local minute
+    is the UTC minute under the local hour, worked out once a day for each hour the zone keeps
+    a whole number of hours from UTC all through (any other: for the answer itself)."""
+
+    def __init__(self, zone: tzinfo) -> None:
+        self.zone = zone
+        self.hours: dict[str, str] = {}  # UTC "2026-12-07T08": local "2026-12-07 09", or ""
+
+    def __call__(self, stored: datetime | str) -> tuple[str, str]:
+        if isinstance(stored, str) and len(stored) in (19, 26) and stored[10] == " ":
+            iso = f"{stored[:10]}T{stored[11:]}+00:00"  # as the ORM writes a time there
+        else:
+            iso = _moment(stored).isoformat()
+        if iso.endswith("+00:00"):
+            local = self.hours.get(iso[:13])
+            if local is None:
+                self._day(iso[:10])
+                local = self.hours[iso[:13]]
+            if local:
+                return iso, local + iso[13:16]
+        return iso, _moment(stored).astimezone(self.zone).isoformat(" ", "minutes")[:16]
+
+    def _day(self, day: str) -> None:
+        start = datetime.fromisoformat(f"{day}T00:00:00+00:00")
+        ends = [(start + timedelta(hours=h)).astimezone(self.zone) for h in range(25)]
+        for h, (local, then) in enumerate(itertools.pairwise(ends)):
+            offset = local.utcoffset()
+            whole = offset == then.utcoffset() and offset is not None and not offset % _HOUR
+            self.hours[f"{day}T{h:02}"] = local.isoformat(" ", "hours")[:13] if whole else ""
+
+
+_HOUR = timedelta(hours=1)
 
 
 def scenario_titles(scenario: Scenario) -> dict[str, str]:
@@ -335,7 +423,8 @@ def _raw_rows(
     attempts: QuerySet[Attempt], when: str, fields: tuple[str, ...]
 ) -> Iterator[tuple[Any, ...]]:
     """(when, *fields) of the attempts (`when`: the time, or its text), oldest first, as the
-    database driver gives them (JSON as its text, no per-value converters), through the cursor
+    database driver gives them (JSON as its text, the time as stored: no per-value converters;
+    see _moment), through the cursor
     `.iterator()` uses (a server-side one on PostgreSQL), RAW_CHUNK rows at a time: memory
     stays flat and the first rows leave before the last are read."""
     page = attempts.order_by("created_at", "pk").values_list(when, *fields)
@@ -343,8 +432,7 @@ def _raw_rows(
     with connections[page.db].chunked_cursor() as cursor:
         cursor.execute(sql, params)
         while chunk := cursor.fetchmany(RAW_CHUNK):
-            for row in chunk:
-                yield (_moment(row[0]), *row[1:])
+            yield from chunk
 
 
 def _moment(value: datetime | str) -> datetime:

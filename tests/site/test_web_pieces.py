@@ -42,3 +42,16 @@ def test_the_response_is_a_streamed_utf8_attachment():
     assert response.streaming and response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == 'attachment; filename="x.csv"'
     assert b"".join(response.streaming_content).decode() == "\ufeffa\r\n"
+
+
+def test_a_row_written_in_pieces_is_the_row_written_whole():
+    """An export may write the cells its rows share once (downloads.cells), join them with each
+    row's own and hand over the line: the same bytes as the CSV writer's, whatever the cells."""
+    odd = ["", None, "plain", "a,b", 'say "x"', "two\nlines", "cr\r", " pad ", "é ✓", 3, 2.5]
+    for row in (odd, odd[::-1], ["", ""], [None, "x"]):
+        whole = "".join(downloads.csv_lines([row])).removeprefix(downloads.BOM)
+        for cut in range(1, len(row)):
+            pieces = [downloads.cells(row[:cut]), downloads.cells(row[cut:])]
+            assert ",".join(pieces) + downloads.LINE_END == whole
+        by_line = "".join(downloads.csv_lines([["h"], whole, whole]))
+        assert by_line == "".join(downloads.csv_lines([["h"], row, row]))

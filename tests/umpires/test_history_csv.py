@@ -56,3 +56,26 @@ def test_csv_holds_only_the_requesters_rows_whatever_is_asked(
     for query in ("", f"?user={other_trainee.pk}", "?user=bob"):
         body = rows(alice_client.get(f"/en/me/history.csv{query}"))
         assert [(r["slug"], r["seed"]) for r in body] == [("sub-three", "1")]
+
+
+@pytest.mark.parametrize(
+    "zone",
+    ["Europe/Rome", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "UTC"],
+)
+def test_each_time_is_written_as_its_zone_gives_it_across_a_change_of_clocks(zone):
+    """The export's two times (the reader's minute, the UTC instant) are what astimezone() and
+    isoformat() write, from SQLite's UTC text or a datetime, in a zone a whole number of hours
+    from UTC, a zone half an hour off, and on the nights the clocks move (half an hour, on Lord
+    Howe Island)."""
+    from datetime import UTC, datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    from polotrainer.umpires.history import _Clock
+
+    clock, there = _Clock(ZoneInfo(zone)), ZoneInfo(zone)
+    for start in (datetime(2026, 3, 28, 12, tzinfo=UTC), datetime(2026, 10, 3, 12, tzinfo=UTC)):
+        for minutes in range(0, 10 * 24 * 60, 7):
+            at = start + timedelta(minutes=minutes, seconds=minutes % 60, microseconds=minutes % 3)
+            expected = (at.isoformat(), at.astimezone(there).isoformat(" ", "minutes")[:16])
+            assert clock(str(at.replace(tzinfo=None))) == expected  # SQLite's text
+            assert clock(at) == expected
