@@ -44,6 +44,8 @@ GRAPH: dict[str, set[str]] = {
     "polotrainer.courses.exams": {"polotrainer.courses"},
     "polotrainer.courses.gradebook": {"polotrainer.courses.exams"},
     "polotrainer.courses.views": {"polotrainer.courses.gradebook"},
+    # The gradebook's cells, made in one go for its template (courses/templatetags/gradebook.py).
+    "polotrainer.courses.templatetags": {"polotrainer.courses.gradebook"},
     "polotrainer.courses.urls": {"polotrainer.courses.views"},
     "polotrainer.courses.management": {"polotrainer.courses.exams"},
     # The app's start wires the exams into umpires.closedbook (offline packs stop from a
