@@ -9,9 +9,10 @@ number of phones N (a clinic of its own):
    the LAN profile, DEBUG off, uvicorn with WEB_CONCURRENCY workers), with a throwaway config
    folder for its keys. An instructor (logged in) makes a clinic of one round; the projector
    holds its own event stream throughout, as the instructor's laptop does.
-2. join: N phones join as a room does, at once: half type the PIN (`/play/?pin=`, sent on to
-   the join page with the pass), half scan the projector's QR code (the join link with the
-   pass); each reads the join page, posts its nickname and opens the phone page it is sent to.
+2. join: N phones join as a room does, at once, sending what the pages' forms send: half type
+   the address (`/play/`) and the PIN into its form (the join page comes back), half scan the
+   projector's QR code (the join link with the pass: the join page); each posts its nickname
+   as the join form's htmx does and gets the phone's page in place.
 3. stream: every phone opens its live stream and reads the lobby's state.
 4. show: the instructor shows the round (an htmx POST, as the projector's button sends it);
    every phone's stream brings it.
@@ -72,6 +73,7 @@ from django.contrib.auth import (
 from django.contrib.sessions.backends.db import SessionStore
 from polotrainer.umpires import roles
 from polotrainer.clinics import sessions
+from polotrainer.web import language
 from scenarios.models import Scenario
 user, _ = get_user_model().objects.get_or_create(username="ines", defaults={"email": "i@x.org"})
 roles.grant(user)
@@ -83,7 +85,9 @@ store.create()
 chosen = list(Scenario.objects.filter(slug="r21-injured-player"))
 clinic = sessions.create(user, "Bench", sessions.Source("scenarios", scenarios=chosen), rounds=1)
 result = {"id": clinic.pk, "pin": clinic.pin, "session": store.session_key,
-          "link": sessions.join_path(clinic), "version": clinic.version}
+          # The projector's QR code's link: no language in it.
+          "link": language.without_language(sessions.join_path(clinic)),
+          "version": clinic.version}
 """
 
 FORM = """
@@ -204,8 +208,9 @@ class Phone:
     def __init__(self, n: int, base: str, pin: str, link: str) -> None:
         self.n = n
         self.pin = pin
-        # Half the room types the PIN, half scans the QR code (the join link with its pass).
-        self.entry = f"/play/?pin={pin}" if n % 2 else link
+        # Half the room types the address and the PIN, half scans the QR code (the join link
+        # with its pass). Neither address carries a language.
+        self.entry = "/play/" if n % 2 else link
         self.client = httpx.AsyncClient(
             base_url=base,
             headers={"Accept-Language": "en", "X-CSRFToken": CSRF},
@@ -221,18 +226,30 @@ class Phone:
         self.status = 0
 
     async def join(self) -> float | None:
+        """What a phone's browser sends: the page, then what its forms send (parsed from it)."""
         began = time.monotonic()
         try:
             found = await self.client.get(self.entry)
             if found.status_code != 200:
                 return None
+            if "pin-entry" in found.text:  # the address typed: the PIN form (method get)
+                action = _attribute(found.text, "pin-entry", "action")
+                found = await self.client.get(action, params={"pin": self.pin})
+                if found.status_code != 200:
+                    return None
+            # The join form, sent by htmx (hx-post): the phone's page comes back in place,
+            # its address in HX-Replace-Url.
+            action = _attribute(found.text, 'name="nickname"', "hx-post", before=True)
+            token = _attribute(found.text, 'name="csrfmiddlewaretoken"', "value")
             joined = await self.client.post(
-                found.url, data={"nickname": f"phone {self.n}", "csrfmiddlewaretoken": CSRF}
+                action,
+                data={"nickname": f"phone {self.n}", "csrfmiddlewaretoken": token},
+                headers={**HTMX, "HX-Current-URL": str(found.url)},
             )
             if joined.status_code != 200 or 'id="live"' not in joined.text:
                 return None
-            self.page = joined.url.path
-        except httpx.HTTPError:
+            self.page = joined.headers["HX-Replace-Url"]
+        except (httpx.HTTPError, KeyError, ValueError):
             return None
         self.joined = True
         return time.monotonic() - began
@@ -256,6 +273,15 @@ class Phone:
             return
         self.latency = time.monotonic() - sent
         self.status = response.status_code
+
+
+def _attribute(html: str, near: str, name: str, *, before: bool = False) -> str:
+    """The attribute `name` of the tag holding `near` (or, `before`, of the nearest tag before
+    it holding one: the form around a field), unescaped."""
+    at = html.index(near)
+    start = html.rindex(f' {name}="', 0, at) if before else html.rindex("<", 0, at)
+    start = html.index(f' {name}="', start) + len(name) + 3
+    return html[start : html.index('"', start)].replace("&amp;", "&")
 
 
 def _raise_fd_limit() -> None:

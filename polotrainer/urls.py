@@ -10,12 +10,17 @@ from polotrainer.web import converters
 
 converters.register()
 
+# After the converters: the clinics' patterns use them.
+from polotrainer.clinics import urls as clinic_urls  # noqa: E402
+
 urlpatterns: list[URLPattern | URLResolver] = [
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
     # At the root, so that the service worker's scope is the whole site.
     path("sw.js", offline_views.worker, name="service_worker"),
     path("i18n/setlang/", views.set_language, name="set_language"),
+    # A room of phones: /play/ and the QR code's link, each phone in its own language.
+    *clinic_urls.without_language,
 ]
 
 urlpatterns += i18n_patterns(

@@ -24,3 +24,12 @@ urlpatterns: list[URLPattern] = [
     path("play/<str:pin>/events/", stream.phone_events, name="phone_events"),
     path("play/<str:pin>/answer/", views.answer, name="answer"),
 ]
+
+#: A phone's first address, whose path carries no language (polotrainer/urls.py serves these
+#: outside the language prefixes): the address typed and the projector's QR code's link, served
+#: at once in the phone's language, without LocaleMiddleware's redirect. Outside the app's
+#: namespace: every address the site makes itself carries a language.
+without_language: list[URLPattern] = [
+    path("play/", views.enter, name="play_entry"),
+    path("play/<str:pin>/", views.join_link, name="play_link"),
+]

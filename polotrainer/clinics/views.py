@@ -14,6 +14,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -35,6 +36,7 @@ from polotrainer.clinics.models import ClinicSession, ClinicSet, Participant, Ro
 from polotrainer.throttle import passes
 from polotrainer.throttle.addresses import client_ip
 from polotrainer.umpires import closedbook
+from polotrainer.umpires.models import ClosedBook
 from polotrainer.umpires.progress import Person
 from polotrainer.umpires.roles import instructor_required
 from polotrainer.web import qr
@@ -357,8 +359,10 @@ def import_file(request: UserRequest) -> HttpResponse:
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def enter(request: Request) -> HttpResponse:
-    """Type the game PIN (or scan the projector's QR code, which skips this). The home page's
-    PIN box sends it here by GET (`?pin=`), a form with no token to carry."""
+    """Type the game PIN (or scan the projector's QR code, which skips this). The form sends it
+    by GET (`?pin=`), as the home page's PIN box does: a reload asks nothing and sends no form
+    again. A right PIN answers with the join page at once (or the phone's page, if it has
+    joined), no redirect."""
     typed = (
         request.POST if request.method == "POST" else request.GET if "pin" in request.GET else None
     )
@@ -375,9 +379,9 @@ def enter(request: Request) -> HttpResponse:
             status = 429 if exc.code == "paused" else 400
             code = exc.code
         else:
-            # With the pass, the join that follows is not stopped should the address reach
-            # the limit meanwhile: this phone has shown it knows the PIN.
-            return redirect(sessions.join_path(session))
+            # The join form's action carries the pass: the nickname that follows is not
+            # stopped should the address reach the limit meanwhile (this phone knows the PIN).
+            return _arrive(request, session)
     elif typed is not None:
         status = 400
     return render(request, "clinics/enter.html", {"form": form, "code": code}, status=status)
@@ -441,6 +445,43 @@ def _phone_context(
     return context
 
 
+def _arrive(request: Request, session: ClinicSession) -> HttpResponse:
+    """What a phone that has found the session sees: its own page if it has joined, else the
+    join form (none for an account sitting a closed-book exam)."""
+    try:
+        me = room.participant_of(request, session)
+    except room.TokenError:
+        me = None
+    if me is not None:
+        return render(request, PHONE, _phone_context(request, session, me))
+    return _join_page(request, session, JoinForm())
+
+
+def _held(request: Request) -> ClosedBook | None:
+    """The closed-book exam this account sits, if any."""
+    if not request.user.is_authenticated:
+        return None
+    return closedbook.closed_book(Person(user_id=request.user.pk))
+
+
+def _join_page(
+    request: Request, session: ClinicSession, form: JoinForm, status: int = 200
+) -> HttpResponse:
+    held = _held(request)
+    if held is not None:
+        # An account sitting a closed-book exam joins no clinic until it is over.
+        context = {"clinic": session} | closedbook.notice(held)
+        return render(request, "clinics/join.html", context, status=403)
+    context = {
+        "clinic": session,
+        "form": form,
+        "teams": list(session.teams.all()),
+        "chosen_team": request.POST.get("team", ""),
+        "join_action": sessions.join_path(session),
+    }
+    return render(request, "clinics/join.html", context, status=status)
+
+
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def play(request: Request, pin: str) -> HttpResponse:
@@ -448,60 +489,58 @@ def play(request: Request, pin: str) -> HttpResponse:
     try:
         session = _session_by_pin(request, pin)
     except PinRefused as exc:
-        return _pin_refused(request, exc.code)
-    try:
-        me = room.participant_of(request, session)
-    except room.TokenError:
-        me = None
-    if me is not None and request.method != "POST":
-        return render(request, PHONE, _phone_context(request, session, me))
-    held = (
-        closedbook.closed_book(Person(user_id=request.user.pk))
-        if request.user.is_authenticated
-        else None
+        response = _pin_refused(request, exc.code)
+        if request.htmx:
+            # The join form's htmx swaps no 404 or 429: the page, reloaded, says why.
+            response["HX-Refresh"] = "true"
+        return response
+    if request.method != "POST":
+        return _arrive(request, session)
+    form = JoinForm(request.POST)
+    if not form.is_valid() or _held(request) is not None:
+        return _join_page(request, session, form, status=400)
+    team_raw = request.POST.get("team", "")
+    team_id = (
+        int(team_raw) if team_raw.isascii() and team_raw.isdigit() and len(team_raw) < 12 else None
     )
-    if held is not None:
-        # An account sitting a closed-book exam joins no clinic until it is over.
-        context = {"clinic": session} | closedbook.notice(held)
-        return render(request, "clinics/join.html", context, status=403)
-    form = JoinForm(request.POST or None)
-    teams = list(session.teams.all())
-    status = 200
-    if request.method == "POST" and form.is_valid():
-        team_raw = request.POST.get("team", "")
-        team_id = (
-            int(team_raw)
-            if team_raw.isascii() and team_raw.isdigit() and len(team_raw) < 12
-            else None
+    teams = session.teams.exists()
+    try:
+        me = room.join(
+            session,
+            form.cleaned_data["nickname"],
+            request.user,
+            current_language(),
+            team_id if teams else None,
+            has_teams=teams,
         )
-        try:
-            me = room.join(
-                session,
-                form.cleaned_data["nickname"],
-                request.user,
-                current_language(),
-                team_id if teams else None,
-                has_teams=bool(teams),
-            )
-        except room.JoinError as exc:
-            form.add_error(
-                None if exc.code == "bad_team" else "nickname", str(JOIN_ERRORS[exc.code])
-            )
-            status = 400
-        else:
-            response = redirect("clinics:play", session.pin)
-            room.remember(response, me, secure=settings.SESSION_COOKIE_SECURE)
-            return response
-    elif request.method == "POST":
-        status = 400
-    context = {
-        "clinic": session,
-        "form": form,
-        "teams": teams,
-        "chosen_team": request.POST.get("team", ""),
-        "join_action": sessions.join_path(session),
-    }
-    return render(request, "clinics/join.html", context, status=status)
+    except room.JoinError as exc:
+        form.add_error(None if exc.code == "bad_team" else "nickname", str(JOIN_ERRORS[exc.code]))
+        return _join_page(request, session, form, status=400)
+    address = reverse("clinics:play", args=[session.pin])
+    if request.htmx:
+        # The join form's htmx swaps the phone's page in at once (one request, not two), and
+        # the address becomes the phone's page's: a reload or a return shows it, posting
+        # nothing again.
+        context = _phone_context(request, session, me, given=None)
+        context["lang_next"] = address
+        response = render(request, PHONE, context)
+        response["HX-Replace-Url"] = address
+    else:
+        response = redirect(address)  # Post/Redirect/Get without JavaScript
+    room.remember(response, me, secure=settings.SESSION_COOKIE_SECURE)
+    return response
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD"])
+def join_link(request: Request, pin: str) -> HttpResponse:
+    """The projector's QR code's link, whose address carries no language: the join page in the
+    phone's own (LocaleMiddleware reads its cookie, else Accept-Language), without a redirect
+    to /<lang>/play/... first. An address with no pass is sent on there as before (a 404
+    LocaleMiddleware turns into that redirect), so a PIN typed into it is counted once."""
+    if passes.PARAMETER not in request.GET:
+        return HttpResponse(status=404)
+    return play(request, pin)
 
 
 def _participant_or_error(request: Request, session: ClinicSession) -> Participant | room.PassCode:

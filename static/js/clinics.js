@@ -289,7 +289,15 @@
   }
 
   document.addEventListener("htmx:afterSwap", function (event) {
-    if (!live) return;
+    if (!live) {
+      // The join form brings the phone's page in (no page load): start on it now, and say
+      // where the phone is.
+      if (start()) {
+        told = null;
+        queueTell();
+      }
+      return;
+    }
     if (live.classList.contains("projector")) {
       foldWifi();
       queueFit();
@@ -307,9 +315,10 @@
     queueTell();
   });
 
-  document.addEventListener("DOMContentLoaded", function () {
+  // The live page: loaded, or swapped in by the join form. Whether there is one.
+  function start() {
     live = document.getElementById("live");
-    if (!live) return;
+    if (!live) return false;
     told = phoneKey();
     fit();
     window.requestAnimationFrame(playScene);
@@ -318,5 +327,8 @@
     if (!live.hasAttribute("sse-connect") || !window.EventSource) startPolling();
     else window.setTimeout(function () { if (!open) startPolling(); }, 5000);
     window.setInterval(tick, 500);
-  });
+    return true;
+  }
+
+  document.addEventListener("DOMContentLoaded", start);
 })();

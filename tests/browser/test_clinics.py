@@ -107,7 +107,8 @@ def test_a_clinic_with_a_projector_and_three_phones(browser, served):
         anna, ben, chiara = (phones[n][1] for n in ("Anna", "Ben", "Chiara"))
         for page, lang, nick in ((anna, "en", "Anna"), (chiara, "it", "Chiara")):
             page.goto(address)
-            assert page.url == f"{base}/{lang}/play/"
+            assert page.url == f"{base}/play/"  # served in the phone's language, in place
+            expect(page.locator("html")).to_have_attribute("lang", lang)
             page.locator("#id_pin").fill(f"{pin[:3]} {pin[3:]}")
             page.locator("form.pin-entry button").click()
             page.locator("#id_nickname").fill(nick)

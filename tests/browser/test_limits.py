@@ -58,6 +58,10 @@ def test_a_paused_room_is_told_to_scan_the_qr_code_which_still_joins(
     phone.locator("main form button[type=submit]").click()
     phone.wait_for_url(re.compile(rf"/{lang}/play/{clinic.pin}/$"))
     expect(phone.locator("main")).to_contain_text("Anna")
+    # The join form's htmx put the phone's page in place: a reload shows it, posting nothing.
+    phone.reload()
+    expect(phone.locator("#live")).to_contain_text("Anna")
+    assert Participant.objects.filter(session=clinic).count() == 1
     _check(phone, f"limits-pin-qr-joined-{lang}-phone")
 
 

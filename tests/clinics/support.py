@@ -99,8 +99,8 @@ class Phone:
     def base(self) -> str:
         return f"/{self.lang}/play/{self.session.pin}/"
 
-    def join(self, nickname: str, **extra: str) -> Any:
-        return self.client.post(self.base, {"nickname": nickname, **extra})
+    def join(self, nickname: str, headers: dict[str, str] | None = None, **extra: str) -> Any:
+        return self.client.post(self.base, {"nickname": nickname, **extra}, headers=headers)
 
     def page(self) -> str:
         return self.client.get(self.base).content.decode()

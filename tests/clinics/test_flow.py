@@ -33,6 +33,44 @@ def test_a_phone_joins_with_a_nickname_and_no_account(clinic):
     assert "Anna B" in page and "The first round starts" in page
 
 
+def test_a_right_pin_gives_the_join_page_in_one_response_with_the_pass_in_its_form(clinic):
+    response = Client().get("/en/play/", {"pin": clinic.pin})
+    assert response.status_code == 200
+    action = f"/en/play/{clinic.pin}/?{passes.PARAMETER}={sessions.join_pass(clinic)}"
+    page = response.content.decode()
+    assert f'action="{action}"' in page and f'hx-post="{action}"' in page
+    assert 'name="nickname"' in page
+
+
+def test_a_nickname_posted_by_htmx_answers_with_the_phones_page_and_its_cookie(clinic):
+    phone = Phone(clinic)
+    response = phone.join("Anna", headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'id="live"' in page and "Anna" in page and "The first round starts" in page
+    # The address becomes the phone's page's, so that a reload posts nothing again.
+    assert response["HX-Replace-Url"] == phone.base
+    assert f'name="next" value="{phone.base}"' in page  # the language switch, to the same
+    assert response.cookies[f"clinic{clinic.pk}"]["httponly"]
+    assert phone.page().count("Anna") >= 1 and "id_nickname" not in phone.page()
+    assert Participant.objects.filter(session=clinic).count() == 1
+
+
+def test_a_nickname_refused_by_htmx_gives_the_join_page_again(clinic):
+    Phone(clinic).join("Anna")
+    response = Phone(clinic).join("ANNA", headers={"HX-Request": "true"})
+    assert response.status_code == 400 and "HX-Replace-Url" not in response
+    assert 'id="nickname-error"' in response.content.decode()
+    assert f"clinic{clinic.pk}" not in response.cookies
+
+
+def test_a_nickname_posted_by_htmx_to_a_clinic_that_ended_reloads_the_page(clinic):
+    drive(clinic, "end")
+    response = Phone(clinic).join("Anna", headers={"HX-Request": "true"})
+    # htmx swaps no 404: the page, reloaded, says the clinic has ended.
+    assert response.status_code == 404 and response["HX-Refresh"] == "true"
+
+
 def test_the_projector_shows_pin_join_qr_and_count(clinic, ines):
     Phone(clinic).join("Anna")
     Phone(clinic).join("Ben")
@@ -54,9 +92,12 @@ def test_the_join_link_and_address_carry_no_language(clinic, ines):
     assert str(qr.link(f"http://testserver{link}", label)) in page
     assert "http://testserver/play/</p>" in page  # the address to type, then the PIN
     assert "http://testserver/it/play/" not in page
-    # An English phone scanning it: English, the pass kept.
+    # An English phone scanning it: the join page in English at once, no redirect; its form
+    # carries the pass to the English address.
     english = Client(headers={"accept-language": "en-GB,en;q=0.9"})
-    assert english.get(link)["Location"] == f"/en{link}"
+    page = english.get(link)
+    assert page.status_code == 200 and 'lang="en"' in page.content.decode()
+    assert f'action="/en{link}"' in page.content.decode()
 
 
 @pytest.mark.parametrize(
@@ -67,10 +108,16 @@ def test_the_link_opens_in_the_phones_language(clinic, cookie, accept, lang):
     client = Client(headers={"accept-language": accept})
     if cookie:
         client.cookies["django_language"] = cookie
+    # The QR code's link (with its pass) and the address to type: served in place.
+    link = f"/play/{clinic.pin}/?{passes.PARAMETER}={sessions.join_pass(clinic)}"
+    for address in (link, "/play/"):
+        response = client.get(address)
+        assert response.status_code == 200 and f'lang="{lang}"' in response.content.decode()
+    assert f'action="/{lang}{link}"' in client.get(link).content.decode()
+    assert f'action="/{lang}/play/"' in client.get("/play/").content.decode()
+    # The PIN typed into the address: sent on to the language's address, as before.
     response = client.get(f"/play/{clinic.pin}/")
     assert response.status_code == 302 and response["Location"] == f"/{lang}/play/{clinic.pin}/"
-    response = client.get("/play/")
-    assert response.status_code == 302 and response["Location"] == f"/{lang}/play/"
 
 
 def test_a_round_answered_revealed_and_scored(clinic, ines):

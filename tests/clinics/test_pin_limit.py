@@ -87,9 +87,8 @@ def test_over_the_limit_a_typed_pin_is_refused_alike_right_or_wrong_in_both_lang
 
 def test_a_phone_that_typed_the_right_pin_in_time_joins_after_the_room_is_paused(clinic):
     phone = RoomPhone(clinic)
-    typed = phone.client.post("/en/play/", {"pin": clinic.pin})
-    assert typed.status_code == 302 and typed["Location"] == qr_link(clinic)
-    form = phone.client.get(typed["Location"]).content.decode()
+    # The right PIN answers with the join page itself: one request, its form carrying the pass.
+    form = phone.client.get("/en/play/", {"pin": clinic.pin}).content.decode()
     guess(clinic, sessions.GUESS_LIMIT)
     assert f'action="{qr_link(clinic)}"' in form
     assert phone.client.post(qr_link(clinic), {"nickname": "Anna"}).status_code == 302
@@ -133,6 +132,21 @@ def test_a_joined_phone_typing_its_pin_again_is_not_refused(clinic):
     phone = RoomPhone(clinic)
     phone.join("Anna")
     guess(clinic, sessions.GUESS_LIMIT)
-    again = phone.client.post("/en/play/", {"pin": clinic.pin})
-    assert again.status_code == 302
-    assert "Anna" in text(phone.client.get(again["Location"]).content.decode())
+    for again in (
+        phone.client.get("/en/play/", {"pin": clinic.pin}),
+        phone.client.post("/en/play/", {"pin": clinic.pin}),
+    ):
+        assert again.status_code == 200
+        assert "Anna" in text(again.content.decode())  # its own page, not the join form
+        assert 'id="live"' in again.content.decode()
+
+
+def test_a_phone_with_the_join_page_joins_by_htmx_after_the_room_is_paused(clinic):
+    phone = RoomPhone(clinic)
+    form = phone.client.get("/en/play/", {"pin": clinic.pin}).content.decode()
+    guess(clinic, sessions.GUESS_LIMIT)
+    assert f'hx-post="{qr_link(clinic)}"' in form
+    joined = phone.client.post(
+        qr_link(clinic), {"nickname": "Anna"}, headers={"HX-Request": "true"}
+    )
+    assert joined.status_code == 200 and 'id="live"' in joined.content.decode()

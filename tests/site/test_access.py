@@ -205,6 +205,11 @@ MATRIX: dict[str, Row] = {
     "healthz": public(get=200, post=200),
     "favicon": public(get=REDIRECT),
     "set_language": public(get=405, post=REDIRECT),
+    # A phone's first addresses, with no language (clinics.urls.without_language): the PIN's
+    # form in the phone's language; the QR code's link without its pass is sent on to the
+    # language's address.
+    "play_entry": public(get=200, post=400),
+    "play_link": public(get=REDIRECT, post=405, kwargs=lambda world, role: {"pin": "123456"}),
     "home": public(),
     # Where signing in lands: an instructor's home, anyone else's progress.
     "start": personal(get=REDIRECT),
