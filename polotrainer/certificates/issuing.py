@@ -12,9 +12,8 @@ import secrets
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
@@ -30,6 +29,9 @@ from polotrainer.certificates.models import (
     TrustedIssuer,
 )
 from polotrainer.courses.models import Cohort, Course
+
+if TYPE_CHECKING:  # cryptography itself is imported where a key is used (certificates.signing)
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 log = logging.getLogger(__name__)
 
@@ -199,7 +201,7 @@ def claims_of(certificate: Certificate, key_id: str) -> signing.Claims:
     )
 
 
-def own_issuer(key: Ed25519PrivateKey) -> TrustedIssuer:
+def own_issuer(key: "Ed25519PrivateKey") -> TrustedIssuer:
     """The install's key as a trusted issuer, recorded the first time it signs."""
     public = key.public_key()
     issuer, _created = TrustedIssuer.objects.get_or_create(

@@ -12,6 +12,8 @@ A signed text travels as `<base64url(payload)>.<base64url(signature)>` (a "token
 what the verify URL's `c` parameter and a revocation list file hold.
 """
 
+from __future__ import annotations
+
 import base64
 import binascii
 import hashlib
@@ -21,15 +23,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 from scenarios.localize import localize
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+        Ed25519PrivateKey,
+        Ed25519PublicKey,
+    )
+
+# cryptography (about 9 MB in each server process) is imported where a key is read, made or
+# checked, not at the start: most requests, and a room of phones, never touch one.
 
 KEY_PREFIX = "ed25519:"
 MAX_TOKEN = 4000  # a certificate's token is about 500 characters; refuse long ones unread
@@ -66,10 +74,14 @@ def b64d(text: str) -> bytes:
 
 
 def generate() -> Ed25519PrivateKey:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     return Ed25519PrivateKey.generate()
 
 
 def private_pem(key: Ed25519PrivateKey) -> str:
+    from cryptography.hazmat.primitives import serialization
+
     return key.private_bytes(
         serialization.Encoding.PEM,
         serialization.PrivateFormat.PKCS8,
@@ -79,6 +91,9 @@ def private_pem(key: Ed25519PrivateKey) -> str:
 
 def parse_private(text: str) -> Ed25519PrivateKey:
     """A private key from PEM text or base64url of its 32 raw bytes."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     text = text.strip()
     try:
         if text.startswith("-----BEGIN"):
@@ -95,12 +110,16 @@ def parse_private(text: str) -> Ed25519PrivateKey:
 
 
 def public_text(key: Ed25519PublicKey) -> str:
+    from cryptography.hazmat.primitives import serialization
+
     raw = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     return KEY_PREFIX + b64e(raw)
 
 
 def parse_public(text: str) -> Ed25519PublicKey:
     """`ed25519:<base64url>` (the prefix may be left out); ValueError when it is not a key."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     text = text.strip().removeprefix(KEY_PREFIX).rstrip("=")
     try:
         raw = b64d(text)
@@ -112,6 +131,8 @@ def parse_public(text: str) -> Ed25519PublicKey:
 
 
 def key_id(key: Ed25519PublicKey) -> str:
+    from cryptography.hazmat.primitives import serialization
+
     raw = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     return b64e(hashlib.sha256(raw).digest()[:6])
 
@@ -169,6 +190,8 @@ def split(token: str, limit: int = MAX_TOKEN) -> tuple[bytes, bytes]:
 
 
 def check(payload: bytes, signature: bytes, key: Ed25519PublicKey) -> None:
+    from cryptography.exceptions import InvalidSignature
+
     try:
         key.verify(signature, payload)
     except InvalidSignature:
@@ -291,7 +314,7 @@ class Claims:
         return json.dumps(values, ensure_ascii=False, separators=(",", ":")).encode()
 
     @classmethod
-    def decode(cls, payload: bytes) -> "Claims":
+    def decode(cls, payload: bytes) -> Claims:
         """The claims of a payload; BadToken unless it is exactly a payload of a known version."""
         try:
             values = json.loads(payload.decode("utf-8"))

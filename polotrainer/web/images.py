@@ -6,11 +6,17 @@ decompression-bomb guard is turned into a refusal here, so a small file that cla
 is refused before its pixels are read.
 """
 
+from __future__ import annotations
+
 import io
 import warnings
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from PIL import Image, ImageOps, UnidentifiedImageError
+if TYPE_CHECKING:
+    from PIL import Image
+
+# Pillow is imported where an upload is decoded, not in every server process at its start.
 
 
 class ImageCode(StrEnum):
@@ -36,6 +42,8 @@ def decode(
     """The first frame's pixels (turned upright by the EXIF orientation, unless `upright` is
     False), with no metadata, and the format the bytes are in; BadImage if they are not one of
     `formats` or say they hold more than `max_pixels`."""
+    from PIL import Image, ImageOps, UnidentifiedImageError
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)

@@ -8,29 +8,41 @@ SVG holds only numbers; the label is escaped, so the markup is safe to include a
 - `wifi(ssid, password, label)`: joining a Wi-Fi network (WPA, or open without a password).
 """
 
-import segno
-import segno.helpers
+from typing import TYPE_CHECKING
+
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+if TYPE_CHECKING:
+    import segno
 
-def _inline(qr: segno.QRCode, label: str) -> SafeString:
+# segno is imported where a code is drawn (a projector, a certificate), not in every server
+# process at its start: a room of phones never draws one.
+
+
+def _inline(qr: "segno.QRCode", label: str) -> SafeString:
     svg = qr.svg_inline(scale=1, omitsize=True, svgclass="qr", dark="#000", light="#fff")
     labelled = svg.replace("<svg ", f'<svg role="img" aria-label="{escape(label)}" ', 1)
     return mark_safe(labelled)  # noqa: S308 - segno's SVG holds only numbers; the label is escaped
 
 
 def link(url: str, label: str) -> SafeString:
+    import segno
+
     return _inline(segno.make(url, error="m"), label)
 
 
 def printed(url: str, label: str) -> tuple[SafeString, int]:
+    import segno
+
     qr = segno.make(url, error="l", boost_error=True, micro=False)
     version = qr.version if isinstance(qr.version, int) else 0
     return _inline(qr, label), version
 
 
 def wifi(ssid: str, password: str, label: str) -> SafeString:
+    import segno.helpers
+
     qr = segno.helpers.make_wifi(
         ssid=ssid, password=password or None, security="WPA" if password else "nopass"
     )

@@ -5,6 +5,9 @@ threads; and a client that goes away mid-request, which is never an error.
 
 import asyncio
 import logging
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -318,3 +321,31 @@ def test_on_sqlite_one_request_that_may_write_runs_at_a_time_and_reads_keep_the_
     most.update(POST=0, GET=0)
     burst(one_writer=False)
     assert most["POST"] > 1
+
+
+def test_a_server_process_starts_without_the_libraries_a_room_of_phones_never_uses(tmp_path):
+    """cryptography, Pillow and segno (about 13 MB in each process) are imported where a key,
+    an upload or a QR code is handled, not when a server process loads the site."""
+    code = (
+        "import sys, polotrainer.asgi; from django.urls import get_resolver; "
+        "get_resolver().url_patterns; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'cryptography', 'PIL', 'segno'}))"
+    )
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "polotrainer.settings",
+        "DEBUG": "0",
+        "DEPLOY_PROFILE": "lan",
+        "SECRET_KEY": "a-test-key-" + "x" * 50,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "DATABASE_URL": f"sqlite:///{tmp_path}/db.sqlite3",
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip().splitlines()[-1] == "[]"
