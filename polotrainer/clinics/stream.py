@@ -19,6 +19,8 @@ milliseconds, which is polling.
 
 import asyncio
 import logging
+import re
+import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +33,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_safe
 
 from polotrainer.clinics import control, live, room, state
@@ -299,8 +302,31 @@ async def _stream(listener: Listener, request: HttpRequest) -> AsyncIterator[str
         w.leave(queue)
 
 
+#: A stream's own gzip, which GZipMiddleware leaves as it is: a 4 KB window and a small hash
+#: take about 40 KB a stream, where zlib's defaults (GZipMiddleware's) take 270 KB: 270 MB on
+#: the server for a room of 1,000 phones, for a few KB of HTML an event, most of which a 4 KB
+#: window still finds repeated. Each event is flushed whole, as it comes.
+GZIP_WBITS = 16 + 12  # a gzip header, a 2**12-byte window
+GZIP_MEMLEVEL = 5
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
+
+
+async def _gzip(events: AsyncIterator[str]) -> AsyncIterator[bytes]:
+    packer = zlib.compressobj(6, zlib.DEFLATED, GZIP_WBITS, GZIP_MEMLEVEL)
+    async for text in events:
+        yield packer.compress(text.encode()) + packer.flush(zlib.Z_SYNC_FLUSH)
+    yield packer.flush()
+
+
 def _response(listener: Listener, request: HttpRequest) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(_stream(listener, request), content_type="text/event-stream")
+    events = _stream(listener, request)
+    gzip = bool(_ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")))
+    response = StreamingHttpResponse(
+        _gzip(events) if gzip else events, content_type="text/event-stream"
+    )
+    if gzip:
+        response["Content-Encoding"] = "gzip"
+    patch_vary_headers(response, ("Accept-Encoding",))
     response["Cache-Control"] = "no-store"
     # Proxies (nginx) would otherwise hold the events back in their buffers.
     response["X-Accel-Buffering"] = "no"

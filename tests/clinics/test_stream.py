@@ -6,6 +6,7 @@ answering one question at once.
 import asyncio
 import os
 import tempfile
+import zlib
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +15,7 @@ import httpx
 import pytest
 from django.conf import settings
 
+from polotrainer.clinics import stream as streams
 from polotrainer.serving import CONTROL_THREADS
 from tests import aio
 from tests import servers as server
@@ -54,6 +56,7 @@ class Listener:
         self.task: asyncio.Task[None] | None = None
         self.status = 0
         self.content_type = ""
+        self.encoding = ""
 
     async def start(self) -> None:
         opened = asyncio.Event()
@@ -62,6 +65,7 @@ class Listener:
             async with self.client.stream("GET", self.url, timeout=None) as response:
                 self.status = response.status_code
                 self.content_type = response.headers.get("content-type", "")
+                self.encoding = response.headers.get("content-encoding", "")
                 opened.set()
                 async for event in events(response):
                     self.received.append(event)
@@ -130,6 +134,23 @@ def site(database) -> Iterator[server.Server]:
         running.stop()
 
 
+def test_a_streams_gzip_gives_each_event_whole_as_it_comes():
+    sent = [f"event: state\ndata: {'<p>The round</p>' * 40} {n}\n\n" for n in range(3)]
+
+    async def events() -> AsyncIterator[str]:
+        for text in sent:
+            yield text
+
+    async def read() -> list[bytes]:
+        return [part async for part in streams._gzip(events())]
+
+    parts = aio.run(read())
+    unpacker = zlib.decompressobj(zlib.MAX_WBITS | 16)
+    got = [unpacker.decompress(part).decode() for part in parts]
+    assert got[:3] == sent and "".join(got[3:]) == ""  # each event whole, as it came
+    assert sum(map(len, parts)) < sum(map(len, sent)) // 4  # and far smaller on the way
+
+
 def test_the_stream_starts_with_the_whole_state_and_pushes_each_change(database, site):
     clinic = server.setup(database, SLUGS)
 
@@ -147,6 +168,7 @@ def test_the_stream_starts_with_the_whole_state_and_pushes_each_change(database,
             for listener in (stream, it_stream, projector):
                 await listener.start()
             assert stream.status == 200 and stream.content_type.startswith("text/event-stream")
+            assert stream.encoding == "gzip"  # the stream's own (httpx asks for it)
             first = await stream.wait_for(lambda e: e.name == "state")
             assert "You are in!" in first.data
             mine = await stream.wait_for(lambda e: e.name == "mine")
