@@ -19,7 +19,6 @@ milliseconds, which is polling.
 
 import asyncio
 import logging
-import re
 import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
+from django.middleware.gzip import re_accepts_gzip
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
@@ -308,7 +308,6 @@ async def _stream(listener: Listener, request: HttpRequest) -> AsyncIterator[str
 #: window still finds repeated. Each event is flushed whole, as it comes.
 GZIP_WBITS = 16 + 12  # a gzip header, a 2**12-byte window
 GZIP_MEMLEVEL = 5
-_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 
 
 async def _gzip(events: AsyncIterator[str]) -> AsyncIterator[bytes]:
@@ -320,7 +319,7 @@ async def _gzip(events: AsyncIterator[str]) -> AsyncIterator[bytes]:
 
 def _response(listener: Listener, request: HttpRequest) -> StreamingHttpResponse:
     events = _stream(listener, request)
-    gzip = bool(_ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")))
+    gzip = bool(re_accepts_gzip.search(request.headers.get("Accept-Encoding", "")))
     response = StreamingHttpResponse(
         _gzip(events) if gzip else events, content_type="text/event-stream"
     )
