@@ -454,7 +454,7 @@ def _arrive(request: Request, session: ClinicSession) -> HttpResponse:
         me = None
     if me is not None:
         return render(request, PHONE, _phone_context(request, session, me))
-    return _join_page(request, session, JoinForm())
+    return _join_page(request, session, JoinForm(), held=_held(request))
 
 
 def _held(request: Request) -> ClosedBook | None:
@@ -465,9 +465,14 @@ def _held(request: Request) -> ClosedBook | None:
 
 
 def _join_page(
-    request: Request, session: ClinicSession, form: JoinForm, status: int = 200
+    request: Request,
+    session: ClinicSession,
+    form: JoinForm,
+    *,
+    held: ClosedBook | None,
+    status: int = 200,
 ) -> HttpResponse:
-    held = _held(request)
+    """The join page; `held`: the closed-book exam this account sits (`_held`), asked once."""
     if held is not None:
         # An account sitting a closed-book exam joins no clinic until it is over.
         context = {"clinic": session} | closedbook.notice(held)
@@ -497,8 +502,9 @@ def play(request: Request, pin: str) -> HttpResponse:
     if request.method != "POST":
         return _arrive(request, session)
     form = JoinForm(request.POST)
-    if not form.is_valid() or _held(request) is not None:
-        return _join_page(request, session, form, status=400)
+    held = _held(request)
+    if not form.is_valid() or held is not None:
+        return _join_page(request, session, form, status=400, held=held)
     team_raw = request.POST.get("team", "")
     team_id = (
         int(team_raw) if team_raw.isascii() and team_raw.isdigit() and len(team_raw) < 12 else None
@@ -515,7 +521,7 @@ def play(request: Request, pin: str) -> HttpResponse:
         )
     except room.JoinError as exc:
         form.add_error(None if exc.code == "bad_team" else "nickname", str(JOIN_ERRORS[exc.code]))
-        return _join_page(request, session, form, status=400)
+        return _join_page(request, session, form, held=None, status=400)
     address = reverse("clinics:play", args=[session.pin])
     if request.htmx:
         # The join form's htmx swaps the phone's page in at once (one request, not two), and
