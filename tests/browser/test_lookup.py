@@ -4,6 +4,7 @@ phone; screenshots of each."""
 
 import pytest
 from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
 
 from polotrainer.courses.models import Cohort, Course
 from polotrainer.umpires.models import Profile
@@ -47,14 +48,16 @@ def test_the_look_up_loads_its_styles_and_scripts_under_the_policy(
     shoot(page, f"lookup-index-{lang}-{width}")
     # The admin's stylesheet applied (its header bar has the admin's colour, not none).
     assert page.evaluate("getComputedStyle(document.querySelector('#header')).display") == "flex"
+    # goto waits for the load event: the admin's scripts (plain <script> tags) have run. Not
+    # "networkidle", which once waited past its 30 s under a loaded CI (nothing on these pages
+    # loads later).
     page.goto(f"/{lang}/staff/lookup/courses/cohort/?q=ABC234")
-    page.wait_for_load_state("networkidle")
-    assert page.locator("#result_list").get_by_text("Primavera").count() == 1
+    expect(page.locator("#result_list").get_by_text("Primavera")).to_have_count(1)
     # The admin's scripts ran: the changelist's actions script marks the select-all box.
     assert page.evaluate("typeof django") == "object"
     shoot(page, f"lookup-cohorts-{lang}-{width}")
     page.goto(f"/{lang}/staff/lookup/auth/user/{staff.pk}/change/")
-    page.wait_for_load_state("networkidle")
+    expect(page.locator("#user_form")).to_be_visible()
     shoot(page, f"lookup-person-{lang}-{width}")
     assert page.evaluate("window.__violations") == []
     assert errors == []
