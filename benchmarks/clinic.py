@@ -26,7 +26,9 @@ Printed per run: the server's CPU time per phone for each step (its process tree
 what it spent, whatever share of the cores the machine's other jobs left it), how long the N
 joins took, answers sent / recorded / lost / doubled (counted in the database), the answer
 latency p50/p95, the time from the reveal to 95 % and 100 % of phones having it, the largest
-RSS of all server processes together, the instructor's control POSTs (p50 and slowest, under
+memory of all server processes together (RSS: each process's summed, the interpreter's shared
+pages counted once per process; PSS: a page shared by N counted 1/N, what the machine gives
+them), the instructor's control POSTs (p50 and slowest, under
 the answer burst and at show/reveal), and the CPU the phones' load client itself took. The load
 average is printed with each run: the machine is shared.
 
@@ -59,7 +61,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.load import cpu_seconds, free_port, load_average, rss_mb
+from benchmarks.load import cpu_seconds, free_port, load_average, pss_mb, rss_mb
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
@@ -160,6 +162,7 @@ class Site:
             "ALLOWED_HOSTS": "127.0.0.1",
         }
         self.rss_peak = 0.0
+        self.pss_peak = 0.0
 
     @staticmethod
     def _admin(sql: str) -> None:
@@ -180,8 +183,9 @@ class Site:
         return json.loads(out.strip().splitlines()[-1])
 
     def cpu(self) -> float:
-        """CPU seconds the server's process tree has used so far (and its RSS noted)."""
+        """CPU seconds the server's process tree has used so far (and its memory noted)."""
         self.rss_peak = max(self.rss_peak, rss_mb(self.process.pid))
+        self.pss_peak = max(self.pss_peak, pss_mb(self.process.pid))
         return cpu_seconds(self.process.pid)
 
     def close(self) -> None:
@@ -459,6 +463,7 @@ async def run_clinic(site: Site, n: int, window: float, clients: int) -> dict[st
     room.close()
     out["client_cpu_s"] = client_cpu
     out["rss_mb"] = site.rss_peak
+    out["pss_mb"] = site.pss_peak
     people, rows, doubled, participants, _ = site.query(f"CLINIC = {clinic}\n" + COUNT)
     out.update(recorded=people, rows=rows, doubled=doubled, participants=participants)
     out["lost"] = out["accepted"] - people
@@ -479,7 +484,8 @@ def show(db: str, r: dict[str, Any]) -> None:
         f"lost {r['lost']} doubled {r['doubled']} (rows {r['rows']}) | "
         f"answer p50 {ms(r['answer_p50'])} p95 {ms(r['answer_p95'])} | "
         f"show to 100% {ms(r['show_100'])} | reveal 95% {ms(r['reveal_95'])} "
-        f"100% {ms(r['reveal_100'])} | RSS {r['rss_mb']:.0f} MB | control POST: show "
+        f"100% {ms(r['reveal_100'])} | RSS {r['rss_mb']:.0f} MB (PSS {r['pss_mb']:.0f}) | "
+        "control POST: show "
         f"{r['show_ms']:.0f} ms, reveal {r['reveal_ms']:.0f} ms, during answers p50 "
         f"{ms(statistics.median(during) if during else None)} max "
         f"{ms(max(during) if during else None)} ({len(during)}) | "

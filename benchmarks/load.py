@@ -300,16 +300,27 @@ def tree(pid: int) -> list[int]:
 
 
 def rss_mb(pid: int) -> float:
-    """Resident memory of a process and its descendants, in MB."""
+    """Resident memory of a process and its descendants, in MB: each process's RSS summed, so
+    the pages they share (the interpreter, its libraries) count once per process."""
+    return _memory_kb(pid, "status", r"VmRSS:\s+(\d+) kB") / 1024
+
+
+def pss_mb(pid: int) -> float:
+    """The memory a process and its descendants take together, in MB: each one's proportional
+    set size (a page shared by N processes counts 1/N in each), what the machine gives them."""
+    return _memory_kb(pid, "smaps_rollup", r"\nPss:\s+(\d+) kB") / 1024
+
+
+def _memory_kb(pid: int, name: str, pattern: str) -> int:
     total = 0
     for current in tree(pid):
         try:
-            status = Path(f"/proc/{current}/status").read_text()
+            text = Path(f"/proc/{current}/{name}").read_text()
         except OSError:
             continue
-        found = re.search(r"VmRSS:\s+(\d+) kB", status)
+        found = re.search(pattern, text)
         total += int(found.group(1)) if found else 0
-    return total / 1024
+    return total
 
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
