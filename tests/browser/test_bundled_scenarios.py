@@ -17,18 +17,24 @@ def bundled(transactional_db):
     return list(Scenario.objects.live().values_list("slug", flat=True))
 
 
+#: Every question filled with something of its kind, in one call to the page (a locator call
+#: per box took half this test's time): the first choice of a choice question, 5 in an empty
+#: box, and each step of an order question a place, 1 to n, in the order shown.
+ANSWER_ANYTHING = """() => {
+  for (const fieldset of document.querySelectorAll('#quiz fieldset')) {
+    const choice = fieldset.querySelector('input[type=radio], input[type=checkbox]');
+    if (choice) choice.checked = true;
+    for (const box of fieldset.querySelectorAll('input[type=text], input[inputmode]')) {
+      if (!box.value) box.value = '5';
+    }
+    fieldset.querySelectorAll('select').forEach((select, n) => { select.value = String(n + 1); });
+  }
+}"""
+
+
 def answer_anything(page):
     """Fill every question with something of the right kind and submit."""
-    for fieldset in page.locator("#quiz fieldset").all():
-        choices = fieldset.locator("input[type=radio], input[type=checkbox]")
-        if choices.count():
-            choices.first.check()
-        for box in fieldset.locator("input[type=text], input[inputmode]").all():
-            if not box.input_value():
-                box.fill("5")
-        # An order question: each step a place, 1 to n, in the order shown.
-        for place, select in enumerate(fieldset.locator("select").all(), start=1):
-            select.select_option(str(place))
+    page.evaluate(ANSWER_ANYTHING)
     page.locator("#quiz button[type=submit]").click()
     page.locator("#feedback-heading").wait_for()
 
