@@ -4,6 +4,8 @@ import os
 import re
 from pathlib import Path
 
+import axe_playwright_python
+
 from scenarios.diagram import field_of
 from scenarios.questions import build_questions
 from scenarios.spots import FieldSpot
@@ -34,14 +36,31 @@ def shoot_part(locator, name: str) -> Path:
     return path
 
 
+#: axe-core, as the axe-playwright-python package ships it (572 KB of script).
+AXE = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
+
+
+def axe_violations(page, options: dict | None = None) -> list[dict]:
+    """axe-core's violations on the page as it is now: id, impact, help and each node's target.
+
+    The script goes into a document once (axe-playwright-python's `Axe().run` sends its 572 KB
+    on every call: ~0.1 s each), and only the violations come back, not every rule's results.
+    """
+    if page.evaluate("typeof axe") == "undefined":
+        page.evaluate(AXE)
+    return page.evaluate(
+        """options => axe.run(document, options).then(r => r.violations.map(v => ({
+          id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map(n => n.target)
+        })))""",
+        {"resultTypes": ["violations"], **(options or {})},
+    )
+
+
 def assert_accessible(page) -> None:
     """Fail on any serious or critical axe-core violation on the current page."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page)
     bad = [
-        f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
-        for v in results.response["violations"]
+        f"{v['id']} ({v['impact']}): {v['help']} — {v['targets'][:3]}"
+        for v in axe_violations(page)
         if v["impact"] in {"serious", "critical"}
     ]
     assert not bad, f"axe-core on {page.url}:\n" + "\n".join(bad)
@@ -49,14 +68,8 @@ def assert_accessible(page) -> None:
 
 def contrast_problems(page) -> list[str]:
     """axe-core's colour contrast checks, WCAG AA and the enhanced (AAA) level, on the page."""
-    from axe_playwright_python.sync_playwright import Axe
-
     rules = {"runOnly": ["color-contrast", "color-contrast-enhanced"]}
-    results = Axe().run(page, options=rules)
-    return [
-        f"{v['id']}: {[n['target'] for n in v['nodes']][:4]}"
-        for v in results.response["violations"]
-    ]
+    return [f"{v['id']}: {v['targets'][:4]}" for v in axe_violations(page, rules)]
 
 
 # The elements that stick out past either side of the viewport, to say what to fix.

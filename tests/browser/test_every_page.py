@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-import axe_playwright_python
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -38,13 +37,13 @@ from polotrainer.clinics.models import ClinicSession
 from polotrainer.courses.exams.models import Exam
 from tests import aio
 from tests.browser.conftest import CHROMIUM, DESKTOP, PHONE
+from tests.browser.support import AXE
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ROOT = Path(__file__).resolve().parents[2]
 HTML = ROOT / "artifacts" / "html"
 VNU = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
-AXE = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
 LANGS = ("it", "en")
 STAFF = "demo-staff"
 PEOPLE = (None, "demo-anna", "demo-sophie", demo.INSTRUCTOR.username, STAFF)
