@@ -4,7 +4,7 @@ fit a 360 px screen in Italian (the longer language), and answering never fails.
 import pytest
 
 from scenarios.models import Scenario
-from tests.browser.support import assert_accessible, assert_fits
+from tests.browser.support import ANSWER_SOMETHING, assert_accessible, assert_fits
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -17,24 +17,9 @@ def bundled(transactional_db):
     return list(Scenario.objects.live().values_list("slug", flat=True))
 
 
-#: Every question filled with something of its kind, in one call to the page (a locator call
-#: per box took half this test's time): the first choice of a choice question, 5 in an empty
-#: box, and each step of an order question a place, 1 to n, in the order shown.
-ANSWER_ANYTHING = """() => {
-  for (const fieldset of document.querySelectorAll('#quiz fieldset')) {
-    const choice = fieldset.querySelector('input[type=radio], input[type=checkbox]');
-    if (choice) choice.checked = true;
-    for (const box of fieldset.querySelectorAll('input[type=text], input[inputmode]')) {
-      if (!box.value) box.value = '5';
-    }
-    fieldset.querySelectorAll('select').forEach((select, n) => { select.value = String(n + 1); });
-  }
-}"""
-
-
 def answer_anything(page):
     """Fill every question with something of the right kind and submit."""
-    page.evaluate(ANSWER_ANYTHING)
+    page.evaluate(ANSWER_SOMETHING)
     page.locator("#quiz button[type=submit]").click()
     page.locator("#feedback-heading").wait_for()
 

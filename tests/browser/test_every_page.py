@@ -37,7 +37,7 @@ from polotrainer.clinics.models import ClinicSession
 from polotrainer.courses.exams.models import Exam
 from tests import aio
 from tests.browser.conftest import CHROMIUM, DESKTOP, PHONE
-from tests.browser.support import AXE
+from tests.browser.support import ANSWER_SOMETHING, AXE
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -207,36 +207,11 @@ def _cookies(username: str | None, base: str) -> list[dict]:
     return [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
 
 
-async def _answer_what_is_asked(page) -> None:
-    """Give some answer to every question of the form on the page, as a hurried person would."""
-    await page.evaluate(
-        """() => {
-          const form = document.querySelector('#quiz form, form#quiz, form.exam-form, main form');
-          const names = new Set();
-          let selects = 0;
-          for (const input of form.querySelectorAll('input, select')) {
-            if (input.type === 'hidden' || input.disabled) continue;
-            if (input.type === 'radio' || input.type === 'checkbox') {
-              if (!names.has(input.name)) { input.checked = true; names.add(input.name); }
-            } else if (input.tagName === 'SELECT') {
-              // An order question is a select per step: consecutive selects take different
-              // places, so the answer is an order (the same place twice is refused, 400).
-              const first = input.options[0] && input.options[0].value === '' ? 1 : 0;
-              const choices = input.options.length - first;
-              input.selectedIndex = choices > 0 ? first + (selects++ % choices) : 0;
-            } else if (!input.value) {
-              input.value = '10';
-            }
-          }
-        }"""
-    )
-
-
 async def _practice(person: Person, lang: str) -> None:
     """A practice question answered: the feedback swapped in, then what it links to."""
     for page in (person.phone, person.desktop):
         await page.goto(f"/{lang}/practice/")
-        await _answer_what_is_asked(page)
+        await page.evaluate(ANSWER_SOMETHING)
         await page.locator("#quiz button[type=submit]").click()
         await page.locator("#feedback-heading").wait_for()
     await person.check_here(f"{lang}/practice-answered")
@@ -301,7 +276,7 @@ async def _clinic(instructor: Person, player: Person, clinic: ClinicSession) -> 
         await projector.locator(f"[data-phase={phase}]").wait_for()
         if phase == "open":
             await phone.goto(f"/en/play/{clinic.pin}/")
-            await _answer_what_is_asked(phone)
+            await phone.evaluate(ANSWER_SOMETHING)
             await phone.locator("#quiz button[type=submit]").click()
             await phone.wait_for_selector(".received, [role=alert]")
             await player.check_here("play-answered")
