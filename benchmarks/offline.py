@@ -8,12 +8,17 @@ of their variants (some twice over different packs, to exercise the replay of a 
 reviews) and sends the whole outbox in one POST through the test client, as the page does.
 Prints the sync's time (median of 3 fresh umpires; goal <= 2 s), the same outbox sent again
 (all "already recorded"), and per rule the pack's size as JSON and gzipped (goal <= 300 KB),
-with the time to make it.
+with the time to make it. Then what the service worker fetches: when it installs (the first
+visit to any page, each phone joining a clinic included) and when the offline page asks it to
+keep the rulebook (a pack downloaded): addresses, bytes as served and gzipped, and the server's
+CPU for them in process (static files served from the source folders here, so only their bytes
+count), with what a room of 1,000 phones would cost.
 """
 
 import gzip
 import io
 import json
+import os
 import statistics
 import sys
 import time
@@ -25,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.database import throwaway
 
 DB = throwaway("bench_offline")
+os.environ.setdefault("STATIC_MANIFEST", "0")  # the pages' static names without collectstatic
 
 import django  # noqa: E402
 
@@ -35,7 +41,7 @@ from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from polotrainer.offline import packs  # noqa: E402
+from polotrainer.offline import packs, worker  # noqa: E402
 from polotrainer.umpires.models import Attempt  # noqa: E402
 from polotrainer.umpires.progress import Person  # noqa: E402
 from scenarios.models import Rule, Scenario  # noqa: E402
@@ -92,6 +98,30 @@ def send(client: Client, entries: list[dict]) -> tuple[float, dict]:
     return elapsed, response.json()
 
 
+def worker_fetches() -> None:
+    """The service worker's fetches, at install and when the rulebook is kept."""
+    client = Client()
+    for name, urls in (("at install", worker.precached()), ("rulebook kept", worker.rulebook())):
+        pages = [u for u in urls if not u.startswith("/static/")]
+        for url in pages:
+            client.get(url)  # warm: templates and a worker's kept parts
+        cpu, raw, packed = 0.0, 0, 0
+        for url in urls:
+            began = time.thread_time()
+            response = client.get(url)
+            if not url.startswith("/static/"):
+                cpu += time.thread_time() - began
+            assert response.status_code == 200, (url, response.status_code)
+            body = b"".join(response.streaming_content) if response.streaming else response.content
+            raw, packed = raw + len(body), packed + len(gzip.compress(body))
+        print(
+            f"service worker, {name}: {len(urls)} addresses ({len(pages)} pages), "
+            f"{raw / 1024:.0f} KB ({packed / 1024:.0f} KB gzipped), the pages {cpu * 1000:.0f} ms "
+            f"of the server's CPU; x 1,000 phones: {packed * 1000 / 1024**2:.0f} MB, "
+            f"{cpu * 1000:.0f} s"
+        )
+
+
 def main() -> None:
     call_command("migrate", verbosity=0)
     call_command("content", "load", verbosity=0, stdout=io.StringIO())
@@ -124,6 +154,7 @@ def main() -> None:
         f"(runs: {', '.join(f'{t:.2f}' for t in times)}; goal <= 2 s)"
     )
     print(f"the same outbox again (all already recorded): median {statistics.median(again):.2f} s")
+    worker_fetches()
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
 from polotrainer.offline import packs, sync
-from polotrainer.offline.worker import precached, version
+from polotrainer.offline.worker import precached, rulebook, version
 from polotrainer.umpires import closedbook
 from polotrainer.umpires.models import ClosedBook
 from polotrainer.umpires.people import person_of
@@ -208,12 +208,13 @@ def worker(request: Request) -> HttpResponse:
 
     Never cached by HTTP: the browser compares it byte for byte to decide on an update, and
     its version changes with the static files and pages it keeps."""
-    urls = precached()
+    urls, pages = precached(), rulebook()
     script = render_to_string(
         "offline/sw.js",
         {
-            "version": version(urls),
+            "version": version(urls + pages),
             "precache": json.dumps(urls),
+            "rulebook": json.dumps(pages),
             "languages": json.dumps([code for code, _name in settings.LANGUAGES]),
         },
     )

@@ -82,24 +82,19 @@
       return api().store.put("packs", pack).then(function () {
         result.textContent = msg("downloaded")
           .replace("{questions}", api().plural("questions", pack.count)).replace("{size}", kb(pack.size));
-        keepPages(pack);
+        keepRulebook();
         if (navigator.storage && navigator.storage.persist) navigator.storage.persist().then(storageNote);
         return listPacks();
       });
     }).catch(function () { result.textContent = msg("failed"); });
   }
 
-  // The rulebook sections the pack cites, kept for the reader offline (best effort).
-  function keepPages(pack) {
-    if (!window.caches) return;
-    var urls = {};
-    pack.variants.forEach(function (v) {
-      (v.lang[lang].cites || []).forEach(function (ref) {
-        urls["/" + lang + "/rules/section/" + encodeURIComponent(ref) + "/"] = true;
-      });
-    });
-    caches.open("pages").then(function (cache) {
-      Object.keys(urls).forEach(function (u) { cache.add(u).catch(function () {}); });
+  // The rulebook reader in both languages, kept by the worker for reading with no signal
+  // (templates/offline/sw.js keepRulebook): asked for here, by someone preparing for it, and
+  // never at install, which every page of the site triggers.
+  function keepRulebook() {
+    navigator.serviceWorker.ready.then(function (registration) {
+      if (registration.active) registration.active.postMessage({ type: "keep-rulebook" });
     });
   }
 

@@ -1,8 +1,10 @@
 /* polotrainer's service worker, written by hand (no build step, no CDN; the page's own code keeps
    the outbox, so nothing here needs Background Sync, which Safari lacks).
 
-   Keeps: the offline practice page and the rulebook reader in both languages, and the static
-   files they use, fetched when it installs (version {{ version }}). Serves: static files from
+   Keeps: the offline practice page in both languages and the static files, fetched when it
+   installs (version {{ version }}); the rulebook reader in both languages once the offline
+   page asks (a pack downloaded: polotrainer/offline/worker.py says why not at install); each
+   rulebook page read online. Serves: static files from
    its cache; rulebook pages from the network, falling back to its copy; practice pages from
    the network, falling back to the offline practice page, which answers from the packs the
    page stored. Everything else goes to the network untouched; a POST is never answered here. */
@@ -10,8 +12,10 @@
 
 const VERSION = "{{ version }}";
 const SHELL = "shell-" + VERSION;
-const PAGES = "pages";  // rulebook pages fetched later (a pack's cited sections): kept across versions
+const PAGES = "pages";  // rulebook pages, kept across versions (refreshed when read online)
 const PRECACHE = {{ precache|safe }};
+const RULEBOOK = {{ rulebook|safe }};
+const KEPT = "/offline/rulebook-kept";  // in PAGES: the version that last kept the rulebook
 const LANGUAGES = {{ languages|safe }};
 
 self.addEventListener("install", (event) => {
@@ -89,13 +93,35 @@ self.addEventListener("fetch", (event) => {
   })());
 });
 
-/* The exam page says when a closed-book attempt runs: offline grading stops until then. */
+/* The exam page says when a closed-book attempt runs: offline grading stops until then. The
+   offline page asks for the rulebook once a pack is downloaded. */
 self.addEventListener("message", (event) => {
   const data = event.data || {};
   if (data.type === "hold" && typeof data.until === "number") {
     event.waitUntil(storeHold(data.until));
+  } else if (data.type === "keep-rulebook") {
+    event.waitUntil(keepRulebook());
   }
 });
+
+/* One page at a time (the server may be a club's laptop), each page once a version: a page
+   already kept is fetched again only after a deploy changed this worker. No signal: stop, the
+   next pack downloaded tries again. */
+async function keepRulebook() {
+  const cache = await caches.open(PAGES);
+  const marker = await cache.match(KEPT);
+  const current = marker !== undefined && (await marker.text()) === VERSION;
+  for (const url of RULEBOOK) {
+    if (current && (await cache.match(url))) continue;
+    try {
+      const response = await fetch(new Request(url, { credentials: "omit" }));
+      if (response.ok) await cache.put(url, response);
+    } catch (error) {
+      return;
+    }
+  }
+  await cache.put(KEPT, new Response(VERSION));
+}
 
 function storeHold(until) {
   return new Promise((resolve) => {

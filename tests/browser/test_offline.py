@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 
 from polotrainer.offline.models import SyncedEntry
+from polotrainer.offline.worker import rulebook
 from polotrainer.umpires.models import Attempt, DayActivity, ScenarioProgress
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.support import assert_accessible, shoot
@@ -72,6 +73,20 @@ def wait_count(page, store, expected, seconds=30):
             return
         page.wait_for_timeout(100)
     raise AssertionError(f"{store}: {count(page, store)} != {expected}")
+
+
+#: Whether the worker has kept the whole rulebook (templates/offline/sw.js keepRulebook).
+KEPT = "caches.open('pages').then((c) => c.match('/offline/rulebook-kept')).then((k) => !!k)"
+
+
+def wait_until(page, promise, seconds=60):
+    """Wait until a promise in the page resolves to true (to wait_for_function a promise is
+    already true)."""
+    for _n in range(int(seconds * 10)):
+        if page.evaluate(promise):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"not true after {seconds} s: {promise}")
 
 
 def download_due(page, times):
@@ -206,6 +221,8 @@ def test_what_if_works_offline_from_what_the_pack_holds(
         page.select_option("#pack-rule", rule)
         page.locator("form[data-download]").first.locator("button").click()
         wait_count(page, "packs", 1 if rule == "37" else 2)
+    # A pack downloaded: the worker keeps the rulebook reader, both languages (not at install).
+    wait_until(page, KEPT)
     context.set_offline(True)
     page.reload()
     for _n in range(12):
@@ -239,5 +256,12 @@ def test_what_if_works_offline_from_what_the_pack_holds(
     assert changed in text or "non è ammessa" in text or "do not allow" in text
     assert_accessible(page)
     shoot(page, f"offline-whatif-{lang}-phone")
+    # Still with no signal: a section of the rulebook in the other language reads from the copy.
+    other = "en" if lang == "it" else "it"
+    section = next(u for u in rulebook() if u.startswith(f"/{other}/rules/section/"))
+    page.goto(section)
+    assert page.locator("#offline").count() == 0
+    assert page.locator("main h1").inner_text().strip() != ""
+    assert page.locator("html").get_attribute("lang") == other
     assert errors == []
     context.close()
