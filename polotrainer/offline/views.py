@@ -7,7 +7,6 @@ from django.conf import settings
 from django.http import HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
-from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -16,7 +15,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
 from polotrainer.offline import packs, sync
-from polotrainer.offline.worker import precached, rulebook, version
+from polotrainer.offline import worker as service_worker
 from polotrainer.umpires import closedbook
 from polotrainer.umpires.models import ClosedBook
 from polotrainer.umpires.people import person_of
@@ -40,19 +39,29 @@ def page(request: Request) -> HttpResponse:
     """The offline practice page: download packs, see what is stored, answer with no signal.
 
     The same for everyone (the service worker keeps one copy per language): whatever depends on
-    the person (signed in, due reviews, a closed-book exam) the page asks the sync endpoint."""
-    rules = list(Rule.objects.all())
-    sections = list(
-        Section.objects.filter(scenarios__retired=False).distinct().order_by("rule", "position")
+    the person (signed in, due reviews, a closed-book exam) the page asks the sync endpoint.
+
+    Every phone's service worker fetches it in both languages when it installs, so the page is
+    a part kept per process (`{% shared %}`) for its choices: the rules and sections as pairs
+    (only the columns they need, not the sections' texts), and the chosen ones only if they
+    are among them."""
+    rules = tuple((r.number, r.title) for r in Rule.objects.only("number", "title_it", "title_en"))
+    sections = tuple(
+        (s.ref, s.label)
+        for s in Section.objects.filter(scenarios__retired=False)
+        .distinct()
+        .order_by("rule", "position")
+        .only("ref", "title_it", "title_en")
     )
+    rule, section = request.GET.get("rule", ""), request.GET.get("section", "")
     return render(
         request,
         "offline/offline.html",
         {
             "rules": rules,
             "sections": sections,
-            "chosen_rule": request.GET.get("rule", ""),
-            "chosen_section": request.GET.get("section", ""),
+            "chosen_rule": rule if rule in {str(number) for number, _title in rules} else "",
+            "chosen_section": section if section in {ref for ref, _label in sections} else "",
         },
     )
 
@@ -208,17 +217,7 @@ def worker(request: Request) -> HttpResponse:
 
     Never cached by HTTP: the browser compares it byte for byte to decide on an update, and
     its version changes with the static files and pages it keeps."""
-    urls, pages = precached(), rulebook()
-    script = render_to_string(
-        "offline/sw.js",
-        {
-            "version": version(urls + pages),
-            "precache": json.dumps(urls),
-            "rulebook": json.dumps(pages),
-            "languages": json.dumps([code for code, _name in settings.LANGUAGES]),
-        },
-    )
-    response = HttpResponse(script, content_type="text/javascript; charset=utf-8")
+    response = HttpResponse(service_worker.script(), content_type="text/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     response["Service-Worker-Allowed"] = "/"
     return response
