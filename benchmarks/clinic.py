@@ -13,14 +13,17 @@ number of phones N (a clinic of its own):
    the address (`/play/`) and the PIN into its form (the join page comes back), half scan the
    projector's QR code (the join link with the pass: the join page); each posts its nickname
    as the join form's htmx does and gets the phone's page in place.
-3. stream: every phone opens its live stream and reads the lobby's state.
-4. show: the instructor shows the round (an htmx POST, as the projector's button sends it);
+3. files: every phone fetches what its browser fetches on a first visit besides the pages: the
+   join page's static files, the service worker (/sw.js) and what the worker keeps when it
+   installs (its PRECACHE list), each once.
+4. stream: every phone opens its live stream and reads the lobby's state.
+5. show: the instructor shows the round (an htmx POST, as the projector's button sends it);
    every phone's stream brings it.
-5. answer: every phone answers the round's questions at a moment drawn uniformly within
+6. answer: every phone answers the round's questions at a moment drawn uniformly within
    WINDOW seconds (an htmx POST, as the phone's form sends it); meanwhile the instructor
    presses a control twice a second (one that does not apply while answers are open, so
    the round goes on: it runs the control's whole path, lock and page included).
-6. reveal: the instructor reveals; every phone's stream brings it.
+7. reveal: the instructor reveals; every phone's stream brings it.
 
 Printed per run: the server's CPU time per phone for each step (its process tree, from /proc:
 what it spent, whatever share of the cores the machine's other jobs left it), how long the N
@@ -44,6 +47,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import resource
 import shutil
 import statistics
@@ -224,6 +228,7 @@ class Phone:
             follow_redirects=True,
         )
         self.joined = False
+        self.first = ""  # the first full page the phone read (the join page), for its files
         self.page = ""  # the phone page's address (/en/play/PIN/)
         self.version_at: dict[int, float] = {}
         self.latency: float | None = None
@@ -253,10 +258,24 @@ class Phone:
             if joined.status_code != 200 or 'id="live"' not in joined.text:
                 return None
             self.page = joined.headers["HX-Replace-Url"]
+            self.first = found.text
         except (httpx.HTTPError, KeyError, ValueError):
             return None
         self.joined = True
         return time.monotonic() - began
+
+    async def files(self) -> int:
+        """The first visit's files: the page's static files, the service worker and what it
+        keeps at install, all at once as a browser asks for them; how many were served."""
+        wanted = set(re.findall(r'(?:href|src)="(/static/[^"]+)"', self.first))
+        try:
+            worker = await self.client.get("/sw.js")
+            line = next(ln for ln in worker.text.splitlines() if ln.startswith("const PRECACHE"))
+            wanted |= set(json.loads(line.removeprefix("const PRECACHE = ").removesuffix(";")))
+            got = await asyncio.gather(*(self.client.get(url) for url in sorted(wanted)))
+        except (httpx.HTTPError, StopIteration, ValueError):
+            return 0
+        return 1 + sum(r.status_code == 200 for r in got)
 
     async def listen(self) -> None:
         try:
@@ -308,6 +327,8 @@ async def _phones(conn: Connection, numbers: list[int], base: str, pin: str, lin
         if command == "join":
             took = await asyncio.gather(*(p.join() for p in phones))
             conn.send([t for t in took if t is not None])
+        elif command == "files":
+            conn.send(await asyncio.gather(*(p.files() for p in phones if p.joined)))
         elif command == "stream":
             streams = [asyncio.create_task(p.listen()) for p in phones if p.joined]
             conn.send(None)
@@ -411,6 +432,8 @@ async def run_clinic(site: Site, n: int, window: float, clients: int) -> dict[st
 
         joins = [t for part in await step("join", "join") for t in part]
         out["joined"] = len(joins)
+        served = [count for part in await step("files", "files") for count in part]
+        out["files"] = max(served, default=0)
         cpu = site.cpu()
         await room.ask("stream")
         reached = [t for part in await room.ask("wait", made["version"]) for t in part]
@@ -479,7 +502,9 @@ def show(db: str, r: dict[str, Any]) -> None:
     during = r["control_during"]
     print(
         f"{db:10} {r['phones']:5} phones | server CPU ms/phone: {cpu} | "
-        f"joins {r['joined']}/{r['phones']} in {r['join_s']:.1f} s | streams {r['streams']} | "
+        f"joins {r['joined']}/{r['phones']} in {r['join_s']:.1f} s | "
+        f"first-visit files {r['files']} a phone in {r['files_s']:.1f} s | "
+        f"streams {r['streams']} | "
         f"answers sent {r['sent']} accepted {r['accepted']} recorded {r['recorded']} "
         f"lost {r['lost']} doubled {r['doubled']} (rows {r['rows']}) | "
         f"answer p50 {ms(r['answer_p50'])} p95 {ms(r['answer_p95'])} | "
