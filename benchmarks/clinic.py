@@ -15,7 +15,7 @@ number of phones N (a clinic of its own):
    as the join form's htmx does and gets the phone's page in place.
 3. files: every phone fetches what its browser fetches on a first visit besides the pages: the
    join page's static files, the service worker (/sw.js) and what the worker keeps when it
-   installs (its PRECACHE list), each once.
+   installs (its PRECACHE list), each once, at most 6 at a time as a browser does.
 4. stream: every phone opens its live stream and reads the lobby's state.
 5. show: the instructor shows the round (an htmx POST, as the projector's button sends it);
    every phone's stream brings it.
@@ -71,6 +71,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 CSRF = "clinicbenchcsrftokenclinicbenchc"  # 32 characters
 HTMX = {"HX-Request": "true"}
+#: A browser's connections to one host over HTTP/1.1 (Chromium's, Firefox's and Safari's).
+BROWSER_CONNECTIONS = 6
 
 SETUP = """
 from django.contrib.auth import (
@@ -266,13 +268,19 @@ class Phone:
 
     async def files(self) -> int:
         """The first visit's files: the page's static files, the service worker and what it
-        keeps at install, all at once as a browser asks for them; how many were served."""
+        keeps at install, 6 at a time as a browser asks for them; how many were served."""
         wanted = set(re.findall(r'(?:href|src)="(/static/[^"]+)"', self.first))
         try:
             worker = await self.client.get("/sw.js")
             line = next(ln for ln in worker.text.splitlines() if ln.startswith("const PRECACHE"))
             wanted |= set(json.loads(line.removeprefix("const PRECACHE = ").removesuffix(";")))
-            got = await asyncio.gather(*(self.client.get(url) for url in sorted(wanted)))
+            lanes = asyncio.Semaphore(BROWSER_CONNECTIONS)
+
+            async def get(url: str) -> httpx.Response:
+                async with lanes:
+                    return await self.client.get(url)
+
+            got = await asyncio.gather(*(get(url) for url in sorted(wanted)))
         except (httpx.HTTPError, StopIteration, ValueError):
             return 0
         return 1 + sum(r.status_code == 200 for r in got)

@@ -31,6 +31,11 @@ is given up. The instructor's controls keep their own lane.
 
 A client that goes away mid-request is not an error: its page is still computed (an answer is
 still recorded, as under gunicorn) and what is sent to it is dropped.
+
+A static file whose name holds its hash (WhiteNoise marks it immutable) is the same bytes for
+every request that asks for it the same way, so its whole response is kept per process
+(`Kept`) and sent from the event loop the next time, with no thread, no WSGI and no middleware:
+a phone's first visit asks for ~17 of them, and a room of phones asks for the same 17.
 """
 
 import asyncio
@@ -57,6 +62,8 @@ CONTROL_THREADS = 2
 #: Seconds a page or a stream render waits at most for the controls running to finish.
 PRIORITY_WAIT = 2.0
 _CONTROL = re.compile(r"^/(?:[a-z]{2}/)?clinics/[0-9]+/(?:control|state)/$")
+#: A streaming response is sent in pieces of at least this many bytes (Reply._stream).
+SEND_AT = 64 * 1024
 #: The methods of a request that may write (RFC 9110's unsafe methods).
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -107,6 +114,54 @@ class Priority:
 PRIORITY = Priority()
 
 
+class Kept:
+    """Whole responses of immutable static files, per path, Accept-Encoding (WhiteNoise picks
+    the encoding from it) and scheme (as the server and the proxy's X-Forwarded-Proto say: the
+    plain HTTP request the internet profile redirects is never answered with a kept 200),
+    bounded. A conditional or range request is never answered
+    from here (its 304 or 206 is WhiteNoise's to make), nor one for a file that is not
+    immutable (a development or test server's plain names, which change as files do)."""
+
+    MAX_FILES = 256
+
+    def __init__(self) -> None:
+        prefix = settings.STATIC_URL or ""
+        self.prefix = "" if "://" in prefix else "/" + prefix.lstrip("/")
+        self.responses: dict[tuple[str, bytes, str, bytes], list[Message]] = {}
+
+    def key(self, scope: Scope) -> tuple[str, bytes, str, bytes] | None:
+        """The key of a request that may be answered from here, or None."""
+        if not self.prefix or scope["method"] != "GET" or not scope["path"].startswith(self.prefix):
+            return None
+        if scope.get("query_string"):
+            return None
+        encoding = forwarded = b""
+        for name, value in scope["headers"]:
+            if name in _CONDITIONAL:
+                return None
+            if name == b"accept-encoding":
+                encoding = value
+            elif name == b"x-forwarded-proto":
+                forwarded = value
+        return scope["path"], encoding, scope.get("scheme", "http"), forwarded
+
+    def keep(self, key: tuple[str, bytes, str, bytes], messages: list[Message]) -> None:
+        start = messages[0]
+        headers = dict(start["headers"])
+        if start["status"] != 200 or b"immutable" not in headers.get(b"cache-control", b""):
+            return
+        if b"set-cookie" in headers:
+            return  # never one person's
+        if len(self.responses) >= self.MAX_FILES:
+            self.responses.clear()
+        body = b"".join(m.get("body", b"") for m in messages[1:])
+        self.responses[key] = [start, {"type": "http.response.body", "body": body}]
+
+
+#: Request headers that make a static file's answer depend on more than its path.
+_CONDITIONAL = frozenset({b"if-none-match", b"if-modified-since", b"if-range", b"range"})
+
+
 class Dispatch:
     """The ASGI application: streams to `streams`, the instructor's controls to `pages` in a
     lane of their own, everything else to `pages` in `threads`; with `one_writer` (SQLite),
@@ -124,6 +179,7 @@ class Dispatch:
         self.controls = ThreadPoolExecutor(
             max_workers=CONTROL_THREADS, thread_name_prefix="controls"
         )
+        self.kept = Kept()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -152,6 +208,14 @@ class Dispatch:
         body = await _read_body(receive)
         if body is None:
             return  # gone before the request was complete: nothing was done
+        key = self.kept.key(scope)
+        kept = self.kept.responses.get(key) if key is not None else None
+        if kept is not None:
+            body.close()
+            reply = Reply(asyncio.get_running_loop(), send)
+            reply.messages = list(kept)
+            await reply.flush()
+            return
         loop = asyncio.get_running_loop()
         reply = Reply(loop, send)
         lane: Callable[..., None]
@@ -165,6 +229,8 @@ class Dispatch:
             await loop.run_in_executor(pool, lane, reply.run, self.pages, environ(scope, body))
         finally:
             body.close()
+        if key is not None and reply.messages and not reply.sent_early:
+            self.kept.keep(key, reply.messages)
         if reply.messages:
             await reply.flush()
 
@@ -182,6 +248,7 @@ class Reply:
         self.send = send
         self.messages: list[Message] = []
         self.gone = False
+        self.sent_early = False  # a piece was sent before the thread was done
 
     def run(self, app: WSGIApp, environ: dict[str, Any]) -> None:
         result = app(environ, self.start_response)
@@ -213,15 +280,29 @@ class Reply:
         self.messages.append({"type": "http.response.body", "body": chunk, "more_body": True})
 
     def _stream(self, chunks: Iterable[bytes]) -> None:
+        """Sent in pieces of at least SEND_AT bytes (each a hop to the loop and back, which the
+        thread waits for), the rest with the end once the thread is done: a static file
+        (WhiteNoise streams 8 KB blocks) goes in one hop instead of one a block."""
         iterator: Iterator[bytes] = iter(chunks)
+        held: list[bytes] = []
+        size = 0
         for chunk in iterator:
-            if chunk and not self.gone:
-                self._send_now({"type": "http.response.body", "body": chunk, "more_body": True})
+            if not chunk or self.gone:
+                continue
+            held.append(chunk)
+            size += len(chunk)
+            if size >= SEND_AT:
+                body, held, size = b"".join(held), [], 0
+                self._send_now({"type": "http.response.body", "body": body, "more_body": True})
+        if held and not self.gone:
+            body = b"".join(held)
+            self.messages.append({"type": "http.response.body", "body": body, "more_body": True})
         self.messages.append({"type": "http.response.body", "body": b""})
 
     def _send_now(self, message: Message) -> None:
         """From the thread: send what is pending and `message`, and wait until it is sent."""
         pending, self.messages = [*self.messages, message], []
+        self.sent_early = True
         future = asyncio.run_coroutine_threadsafe(self._send_all(pending), self.loop)
         future.result()
 

@@ -158,6 +158,15 @@ def check_internet(base: str) -> None:
     check(
         "immutable" in headers.get("Cache-Control", ""), "hashed static files are cached for good"
     )
+    first = get(base, stylesheet.group(1), PROXY | {"Accept-Encoding": "gzip"})
+    again = get(base, stylesheet.group(1), PROXY | {"Accept-Encoding": "gzip"})
+    check(
+        first[0] == again[0] == 200
+        and first[2] == again[2]
+        and first[1].get("Content-Encoding") == again[1].get("Content-Encoding") == "gzip"
+        and first[1].get("ETag") == again[1].get("ETag"),
+        "a static file asked for again is the same (kept per process, polotrainer/serving.py)",
+    )
     status, headers, _ = get(base, "/it/", {"X-Forwarded-For": "203.0.113.7"})
     check(status == 301 and headers["Location"].startswith("https://"), "plain HTTP redirects")
     status, headers, _ = get(base, "/it/account/login/", PROXY)

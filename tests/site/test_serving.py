@@ -202,13 +202,25 @@ def test_a_form_body_reaches_the_view(site):
     assert form.status == 400
 
 
-def test_a_streaming_response_is_sent_chunk_by_chunk_in_order():
-    rows = Rows(b"a\n", b"", b"b\n")
+def test_a_streaming_response_is_sent_in_order_in_pieces_of_64_kb():
+    """Each piece sent is a hop from the thread to the loop: small chunks (a static file's 8 KB
+    blocks, a CSV's rows) go together, a long download still leaves as it is made."""
+    block = b"x" * 40_000
+    rows = Rows(b"a\n", b"", b"b\n", block, block, block)
     app = Dispatch(streams=None, pages=csv_export(rows), threads=1)  # type: ignore[arg-type]
     client = call(app, "/export.csv", Client())
     assert [m["type"] for m in client.sent] == ["http.response.start", *["http.response.body"] * 3]
-    assert [m.get("body") for m in client.sent[1:]] == [b"a\n", b"b\n", b""]
+    bodies = [m.get("body") for m in client.sent[1:]]
+    assert bodies == [b"a\nb\n" + block * 2, block, b""]
     assert [m.get("more_body", False) for m in client.sent[1:]] == [True, True, False]
+    assert rows.closed.is_set()
+
+
+def test_a_small_streaming_response_is_sent_in_one_piece():
+    rows = Rows(b"a\n", b"", b"b\n")
+    app = Dispatch(streams=None, pages=csv_export(rows), threads=1)  # type: ignore[arg-type]
+    client = call(app, "/export.csv", Client())
+    assert [m.get("body") for m in client.sent[1:]] == [b"a\nb\n", b""]
     assert rows.closed.is_set()
 
 
@@ -349,3 +361,70 @@ def test_a_server_process_starts_without_the_libraries_a_room_of_phones_never_us
         check=True,
     )
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+# --- immutable static files, kept per process ---------------------------------------------------
+
+
+def static_files(cache_control: str = "max-age=315360000, public, immutable") -> Any:
+    """A WSGI app that serves every path as a static file would be served, counting its calls."""
+
+    def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        app.calls += 1  # type: ignore[attr-defined]
+        encoding = "gzip" if "gzip" in environ.get("HTTP_ACCEPT_ENCODING", "") else "identity"
+        start_response(
+            "200 OK",
+            [
+                ("Cache-Control", cache_control),
+                ("Content-Encoding", encoding),
+                ("Vary", "Accept-Encoding"),
+            ],
+        )
+        return [environ["PATH_INFO"].encode(), b"|", encoding.encode()]
+
+    app.calls = 0  # type: ignore[attr-defined]
+    return app
+
+
+def test_an_immutable_static_file_is_sent_from_the_loop_the_second_time():
+    files = static_files()
+    app = Dispatch(streams=None, pages=files, threads=1)  # type: ignore[arg-type]
+    gzip = [(b"accept-encoding", b"gzip, deflate")]
+    first = call(app, "/static/css/app.1234.css", Client(), headers=gzip)
+    second = call(app, "/static/css/app.1234.css", Client(), headers=gzip)
+    assert files.calls == 1
+    assert second.sent == first.sent and second.content == b"/static/css/app.1234.css|gzip"
+    # Another encoding asked for is another answer; so is another file.
+    plain = call(app, "/static/css/app.1234.css", Client())
+    assert plain.content.endswith(b"|identity") and files.calls == 2
+    call(app, "/static/js/field.5678.js", Client(), headers=gzip)
+    assert files.calls == 3
+
+
+def test_a_conditional_request_a_page_or_a_file_not_immutable_always_goes_to_django():
+    files = static_files()
+    app = Dispatch(streams=None, pages=files, threads=1)  # type: ignore[arg-type]
+    call(app, "/static/css/app.1234.css", Client())
+    for headers in ([(b"if-none-match", b'"abc"')], [(b"range", b"bytes=0-1")]):
+        call(app, "/static/css/app.1234.css", Client(), headers=headers)
+    assert files.calls == 3
+    call(app, "/en/rules/", Client())
+    call(app, "/en/rules/", Client())
+    assert files.calls == 5
+    plain_names = static_files("max-age=60, public")
+    app = Dispatch(streams=None, pages=plain_names, threads=1)  # type: ignore[arg-type]
+    call(app, "/static/css/app.css", Client())
+    call(app, "/static/css/app.css", Client())
+    assert plain_names.calls == 2
+
+
+def test_a_file_kept_for_https_is_not_the_answer_to_plain_http():
+    """Behind the internet profile's proxy a plain HTTP request is redirected: a 200 kept from
+    an HTTPS request must not answer it."""
+    files = static_files()
+    app = Dispatch(streams=None, pages=files, threads=1)  # type: ignore[arg-type]
+    https = [(b"x-forwarded-proto", b"https")]
+    call(app, "/static/css/app.1234.css", Client(), headers=https)
+    call(app, "/static/css/app.1234.css", Client(), headers=https)
+    call(app, "/static/css/app.1234.css", Client())
+    assert files.calls == 2
