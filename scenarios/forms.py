@@ -59,7 +59,7 @@ class ScopeForm(forms.Form):
     )
     sections = SectionChoice(
         label=gettext_lazy("Sections"),
-        queryset=Section.objects.filter(scenarios__retired=False).distinct(),
+        queryset=Section.objects.offered(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )

@@ -64,6 +64,12 @@ class Rule(models.Model):
         return localize(self, "summary")
 
 
+class SectionQuerySet(models.QuerySet["Section"]):
+    def offered(self) -> "SectionQuerySet":
+        """The sections with a situation not retired: the ones a scope or a pack can draw from."""
+        return self.filter(scenarios__retired=False).distinct()
+
+
 class Section(models.Model):
     ref = models.CharField(max_length=40, unique=True)
     rule = models.ForeignKey(Rule, on_delete=models.CASCADE, related_name="sections")
@@ -75,6 +81,8 @@ class Section(models.Model):
     paragraphs = models.JSONField(default=list)
     cases = models.JSONField(default=list)
     spots = models.JSONField(default=dict, blank=True)
+
+    objects = SectionQuerySet.as_manager()
 
     class Meta:
         ordering = ["rule", "position"]

@@ -852,7 +852,7 @@ def assignment_new(request: UserRequest, cohort_id: int) -> HttpResponse:
         "cohort": item,
         "course": item.course,
         "rules": Rule.objects.all(),
-        "sections": Section.objects.filter(scenarios__retired=False).distinct(),
+        "sections": Section.objects.offered(),
         "today": today,
         "error_code": error_code,
     }

@@ -47,11 +47,7 @@ def page(request: Request) -> HttpResponse:
     are among them."""
     rules = tuple((r.number, r.title) for r in Rule.objects.only("number", "title_it", "title_en"))
     sections = tuple(
-        (s.ref, s.label)
-        for s in Section.objects.filter(scenarios__retired=False)
-        .distinct()
-        .order_by("rule", "position")
-        .only("ref", "title_it", "title_en")
+        (s.ref, s.label) for s in Section.objects.offered().only("ref", "title_it", "title_en")
     )
     rule, section = request.GET.get("rule", ""), request.GET.get("section", "")
     return render(

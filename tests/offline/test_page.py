@@ -30,7 +30,7 @@ def test_the_page_offers_each_rule_and_each_live_section_in_its_language(
 ):
     html = client.get(f"/{lang}/offline/").content.decode()
     live = sorted(
-        Section.objects.filter(scenarios__retired=False).distinct().values_list("ref", flat=True)
+        Section.objects.filter(scenarios__retired=False).values_list("ref", flat=True).distinct()
     )
     assert sorted(v for v, _ in _options(html, "section")) == live
     assert [v for v, _ in _options(html, "rule")] and f"{word} 37 · " in html
