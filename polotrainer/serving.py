@@ -118,9 +118,10 @@ class Kept:
     """Whole responses of immutable static files, per path, Accept-Encoding (WhiteNoise picks
     the encoding from it) and scheme (as the server and the proxy's X-Forwarded-Proto say: the
     plain HTTP request the internet profile redirects is never answered with a kept 200),
-    bounded. A conditional or range request is never answered
-    from here (its 304 or 206 is WhiteNoise's to make), nor one for a file that is not
-    immutable (a development or test server's plain names, which change as files do)."""
+    bounded. A conditional or range request is never answered from here (its 304 or 206 is
+    WhiteNoise's to make), nor one for a file that is not immutable (a development or test
+    server's plain names, which change as files do). A streamed body (WhiteNoise's) of SEND_AT
+    bytes or more has left in pieces by the time it is done, so it is not kept."""
 
     MAX_FILES = 256
 
