@@ -68,11 +68,8 @@ def count(page, store):
 
 
 def wait_count(page, store, expected, seconds=30):
-    for _n in range(int(seconds * 10)):
-        if count(page, store) == expected:
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError(f"{store}: {count(page, store)} != {expected}")
+    script = f"window.PolotrainerOffline.store.count('{store}').then((n) => n === {expected})"
+    wait_until(page, script, seconds)
 
 
 #: Whether the worker has kept the whole rulebook (templates/offline/sw.js keepRulebook).
