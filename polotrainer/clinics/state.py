@@ -24,6 +24,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from polotrainer.clinics import board, control, drill, sessions
+from polotrainer.clinics.forms import SetForm
 from polotrainer.clinics.models import (
     ClinicAnswer,
     ClinicSession,
@@ -285,6 +286,9 @@ def projector_context(snap: Snapshot, lang: str, request: HttpRequest) -> dict[s
         join_link=join_link,
         join_qr=_join_qr(join_link, gettext("QR code of the link to join the clinic")),
         can=control.allowed(snap.session),
+        # Once the clinic has ended, the stage offers to save its situations as a set: the
+        # name's field belongs to the stage the stream pushes as much as to the page.
+        set_form=SetForm(),
     )
     posed = snap.pose(lang)
     if posed is not None and posed.diagram is not None:

@@ -218,7 +218,6 @@ def _projector_context(request: Request, session: ClinicSession) -> dict[str, An
     if counts is not None:
         context.update(participant_count=counts.participants, answered_count=counts.answered)
     context.update(wifi_form=WifiForm(), poll=request.GET.get("poll") == "1")
-    context.setdefault("set_form", SetForm())
     return context
 
 

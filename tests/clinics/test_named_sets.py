@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from polotrainer.clinics.models import ClinicSession, ClinicSet
-from tests.clinics.support import BOOL_NUMBER, CHOICE_ORDER, PLACE, drive, make_clinic
+from tests.clinics.support import BOOL_NUMBER, CHOICE_ORDER, PLACE, content_of, drive, make_clinic
 
 pytestmark = pytest.mark.django_db
 
@@ -89,3 +89,17 @@ def test_the_same_name_is_free_for_another_instructor_and_sets_stay_their_owners
     assert "Base" in _as(ivan).get("/en/clinics/new/").content.decode()
     no_set = _as(ivan).post("/en/clinics/new/", {"title": "T", "source": "named", "rounds": 5})
     assert no_set.status_code == 400 and "Choose one of your sets." in no_set.content.decode()
+
+
+def test_the_stage_the_stream_pushes_once_ended_offers_the_sets_name_as_the_page_does(
+    bundled_content, ines
+):
+    """The projector swaps in the stage each change pushes: after "End the clinic" it is the
+    pushed stage, not the page, that the instructor saves from."""
+    ended = drive(make_clinic(ines, [PLACE]), "end")
+    client = _as(ines)
+    page = client.get(f"/it/clinics/{ended.pk}/").content.decode()
+    pushed = content_of(client.get(f"/it/clinics/{ended.pk}/events/")).decode()
+    for html in (page, pushed):
+        assert "save-set" in html
+        assert 'name="name"' in html and "Nome della serie" in html
