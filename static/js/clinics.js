@@ -55,6 +55,16 @@
   document.addEventListener("htmx:sseClose", function () {
     open = false;
   });
+  // A state the page already shows (the stream's first event after the page loaded, or after a
+  // reconnect with nothing new) is not swapped in again: that blanked what the person had typed
+  // and a refused form's message (a set's name on the ended projector, a number half typed).
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    var message = event.detail;
+    if (message && message.type === "state" && message.lastEventId &&
+        message.lastEventId === version()) {
+      event.preventDefault();
+    }
+  });
 
   // Back from the background or from the back/forward cache: show the state now.
   document.addEventListener("visibilitychange", function () {

@@ -121,3 +121,24 @@ def test_every_phase_of_every_round_fits_every_projector(room):
     pages["en"].wait_for_selector("#stage [data-phase='ended']", timeout=WAIT)
     check("ended", contrast=True)
     assert not misfits, "\n".join(misfits)
+
+
+def test_a_refused_set_name_keeps_its_message_once_the_stream_has_spoken(room):
+    """After a refused name the page comes back with the message; the stream's first event, the
+    state the page already shows, must not swap a blank form over it."""
+    _clinic, _forms, pages, _phones = room
+    page = pages["it"]
+    page.set_viewport_size({"width": 1280, "height": 720})
+    if not page.locator("#stage [data-phase='ended']").count():
+        page.locator("#stage .controls").get_by_role("button", name="Termina la clinic").click()
+    page.wait_for_selector("#stage [data-phase='ended']", timeout=WAIT)
+    page.locator(".save-set input[name=name]").fill("   ")
+    page.locator(".save-set button").click()
+    page.wait_for_selector(".save-set .errorlist", timeout=WAIT)
+    # The stream sends the state, then "ended", which closes it: both have been read.
+    page.wait_for_function(
+        "() => { const d = document.querySelector('#live')['htmx-internal-data'];"
+        " return d && d.sseEventSource && d.sseEventSource.readyState === 2; }",
+        timeout=WAIT,
+    )
+    assert "Dai un nome alla serie." in page.locator(".save-set").inner_text()
